@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * Every error the server can answer with, over REST and over socket acks. The client maps each
+ * code to the spec's text (§8) through i18n (`errors.<code>`); the server localises the same
+ * texts from `messages.ts`. Codes are snake_case; add new ones here only.
+ */
+export const ErrorCode = {
+  validation_failed: 'validation_failed',
+  invalid_payload: 'invalid_payload',
+  unauthorized: 'unauthorized',
+  token_expired: 'token_expired',
+  invalid_credentials: 'invalid_credentials',
+  refresh_invalid: 'refresh_invalid',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  email_taken: 'email_taken',
+  plan_not_available: 'plan_not_available',
+  rate_limited: 'rate_limited',
+  limit_reached: 'limit_reached',
+  payload_too_large: 'payload_too_large',
+  protocol_mismatch: 'protocol_mismatch',
+  origin_not_allowed: 'origin_not_allowed',
+  transcription_not_configured: 'transcription_not_configured',
+  reply_failed: 'reply_failed',
+  cancelled: 'cancelled',
+  shutting_down: 'shutting_down',
+  unavailable: 'unavailable',
+  server_error: 'server_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  validation_failed: 400,
+  invalid_payload: 400,
+  unauthorized: 401,
+  token_expired: 401,
+  invalid_credentials: 401,
+  refresh_invalid: 401,
+  forbidden: 403,
+  not_found: 404,
+  email_taken: 409,
+  plan_not_available: 400,
+  rate_limited: 429,
+  limit_reached: 429,
+  payload_too_large: 413,
+  protocol_mismatch: 426,
+  origin_not_allowed: 403,
+  transcription_not_configured: 501,
+  reply_failed: 502,
+  cancelled: 409,
+  shutting_down: 503,
+  unavailable: 503,
+  server_error: 500,
+};
+
+/** Codes a client may retry as they are (the same clientMessageId keeps a retry idempotent). */
+export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'rate_limited',
+  'reply_failed',
+  'shutting_down',
+  'unavailable',
+  'server_error',
+]);
+
+export const FieldErrorSchema = z.object({
+  field: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+export const ErrorBodySchema = z.object({
+  code: z.enum(ErrorCode),
+  message: z.string(),
+  /** Per-field problems of a validation failure; the client shows "field: message" pairs. */
+  errors: z.array(FieldErrorSchema).optional(),
+  retryAfterMs: z.number().int().nonnegative().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The one error shape, REST (`{ error }`) and socket acks (`{ ok: false, error }`) alike. */
+export const ApiErrorSchema = z.object({ error: ErrorBodySchema });
+export type ApiError = z.infer<typeof ApiErrorSchema>;

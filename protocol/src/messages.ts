@@ -1,0 +1,113 @@
+import type { Language } from './constants.ts';
+import type { ErrorCode } from './errors.ts';
+
+/**
+ * The spec's error texts (§5, §8) in both languages. The server answers with them (by the
+ * request's language) and the client's i18n resources include them under `errors.*` and
+ * `validation.*`, so a text is written once.
+ */
+export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
+  en: {
+    validation_failed: 'Please check your input and try again.',
+    invalid_payload: 'Please check your input and try again.',
+    unauthorized: 'You are not authorized to perform this action.',
+    token_expired: 'Your session has expired. Please sign in again.',
+    invalid_credentials: 'Invalid email or password.',
+    refresh_invalid: 'Your session has expired. Please sign in again.',
+    forbidden: 'You are not authorized to perform this action.',
+    not_found: 'The requested resource was not found.',
+    email_taken: 'An account with this email already exists.',
+    plan_not_available: 'This plan is not available right now. Registration is limited to the free plan.',
+    rate_limited: 'Too many requests. Please wait a moment and try again.',
+    limit_reached: "You've reached your plan's message limit.",
+    payload_too_large: 'The request is too large.',
+    protocol_mismatch: 'A new version of Alma is available. Please reload the page.',
+    origin_not_allowed: 'You are not authorized to perform this action.',
+    transcription_not_configured: 'Voice transcription is not configured on this server.',
+    reply_failed: 'Error processing the message. Please try again.',
+    cancelled: 'The reply was stopped.',
+    shutting_down: 'The server is restarting. Please try again in a moment.',
+    unavailable: 'The server is unavailable. Please try again later.',
+    server_error: 'Server error. Please try again later.',
+  },
+  es: {
+    validation_failed: 'Revisa los datos e inténtalo de nuevo.',
+    invalid_payload: 'Revisa los datos e inténtalo de nuevo.',
+    unauthorized: 'No tienes autorización para realizar esta acción.',
+    token_expired: 'Token expirado o inválido',
+    invalid_credentials: 'Email o contraseña incorrectos.',
+    refresh_invalid: 'Tu sesión ha caducado. Inicia sesión de nuevo.',
+    forbidden: 'No tienes autorización para realizar esta acción.',
+    not_found: 'No se encontró el recurso solicitado.',
+    email_taken: 'Ya existe una cuenta con este email.',
+    plan_not_available:
+      'Este plan no está disponible ahora mismo. El registro está limitado al plan gratuito.',
+    rate_limited: 'Demasiadas solicitudes. Espera un momento e inténtalo de nuevo.',
+    limit_reached: 'Has alcanzado el límite de mensajes de tu plan.',
+    payload_too_large: 'La solicitud es demasiado grande.',
+    protocol_mismatch: 'Hay una nueva versión de Alma. Recarga la página.',
+    origin_not_allowed: 'No tienes autorización para realizar esta acción.',
+    transcription_not_configured: 'La transcripción de voz no está configurada en este servidor.',
+    reply_failed: 'Error al procesar el mensaje. Por favor, intenta de nuevo.',
+    cancelled: 'La respuesta se detuvo.',
+    shutting_down: 'El servidor se está reiniciando. Inténtalo de nuevo en un momento.',
+    unavailable: 'El servidor no está disponible. Inténtalo más tarde.',
+    server_error: 'Error del servidor. Inténtalo más tarde.',
+  },
+};
+
+/** Field validation codes of spec §5, plus generic ones for fields the spec does not name. */
+export const FIELD_MESSAGES = {
+  en: {
+    emailRequired: 'Email is required',
+    emailInvalid: 'Please enter a valid email address',
+    emailNotValid: 'Email is not valid',
+    passwordRequired: 'Password is required',
+    passwordLength: 'Password must be at least 6 characters',
+    passwordComplexity:
+      'Password must contain at least one lowercase letter, one uppercase letter and one number',
+    confirmPasswordRequired: 'Please confirm your password',
+    passwordMismatch: 'Passwords do not match',
+    nameRequired: 'Name is required (at least 2 characters)',
+    termsRequired: 'You must accept the terms and conditions',
+    planNotAvailable: 'This plan is not available. Registration is limited to the free plan.',
+    selectOrUploadAvatar: 'Select or upload an avatar',
+    selectOrUploadVoice: 'Select or upload a voice',
+    messageRequired: 'Write a message',
+    tooLong: 'This is too long',
+    required: 'This field is required',
+    invalid: 'This value is not valid',
+  },
+  es: {
+    emailRequired: 'El email es obligatorio',
+    emailInvalid: 'Introduce un email válido',
+    emailNotValid: 'El email no es válido',
+    passwordRequired: 'La contraseña es obligatoria',
+    passwordLength: 'La contraseña debe tener al menos 6 caracteres',
+    passwordComplexity: 'La contraseña debe tener al menos una minúscula, una mayúscula y un número',
+    confirmPasswordRequired: 'Confirma tu contraseña',
+    passwordMismatch: 'Las contraseñas no coinciden',
+    nameRequired: 'El nombre es obligatorio (al menos 2 caracteres)',
+    termsRequired: 'Debes aceptar los términos y condiciones',
+    planNotAvailable: 'Este plan no está disponible. El registro está limitado al plan gratuito.',
+    selectOrUploadAvatar: 'Selecciona o sube un avatar',
+    selectOrUploadVoice: 'Selecciona o sube una voz',
+    messageRequired: 'Escribe un mensaje',
+    tooLong: 'Es demasiado largo',
+    required: 'Este campo es obligatorio',
+    invalid: 'Este valor no es válido',
+  },
+} as const satisfies Record<Language, Record<string, string>>;
+export type FieldCode = keyof (typeof FIELD_MESSAGES)['en'];
+
+export function isFieldCode(code: string): code is FieldCode {
+  return Object.hasOwn(FIELD_MESSAGES.en, code);
+}
+
+export function errorMessage(language: Language, code: ErrorCode): string {
+  return ERROR_MESSAGES[language][code];
+}
+
+export function fieldMessage(language: Language, code: string): string {
+  return isFieldCode(code) ? FIELD_MESSAGES[language][code] : FIELD_MESSAGES[language].invalid;
+}

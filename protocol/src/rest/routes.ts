@@ -1,0 +1,16 @@
+import { authRoutes } from './auth.ts';
+import { chatRoutes } from './chat.ts';
+import { healthRoutes } from './health.ts';
+
+/** Every REST route, by domain. Later issues add their domains here. */
+export const routes = {
+  auth: authRoutes,
+  health: healthRoutes,
+  chat: chatRoutes,
+} as const;
+
+export const allRoutes = [
+  ...Object.values(authRoutes),
+  ...Object.values(healthRoutes),
+  ...Object.values(chatRoutes),
+];
