@@ -6,8 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 
 const lock = 'pnpm-lock.yaml';
 const marker = 'node_modules/.modules.yaml';
-const upToDate =
-  existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
+const upToDate = existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
 
 if (!upToDate) {
   const frozen = existsSync(lock) && process.env.CI ? ' --frozen-lockfile' : '';

@@ -59,6 +59,8 @@ export function buildPath(path: string, params: Record<string, unknown> | undefi
   return path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined || value === null) throw new Error(`missing path parameter ${name}`);
+    // Path parameters are ids (strings) by their schemas; String() is for the odd number.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     return encodeURIComponent(String(value));
   });
 }

@@ -1,0 +1,26 @@
+import { useEffect } from 'react';
+import { routes } from '@alma/protocol';
+import { ApiError, call } from '../lib/api.ts';
+import { useSession } from '../lib/session.ts';
+
+/**
+ * Auth on load (spec §4): with no token the user is logged out and local chat history cleared;
+ * with one the user is fetched, and a failure clears auth data unless it was a connection failure.
+ */
+export function useAuthBootstrap() {
+  useEffect(() => {
+    const { token, clear, setUser } = useSession.getState();
+    if (!token) {
+      clear();
+      return;
+    }
+    const controller = new AbortController();
+    call(routes.auth.me, {}, { signal: controller.signal })
+      .then(({ user }) => setUser(user))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && !error.isNetworkError) useSession.getState().clear();
+      });
+    return () => controller.abort();
+  }, []);
+}

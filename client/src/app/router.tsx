@@ -1,0 +1,8 @@
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { appRoutes } from './routes.tsx';
+
+const router = createBrowserRouter(appRoutes);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

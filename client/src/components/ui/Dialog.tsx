@@ -1,0 +1,91 @@
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from './Icon.tsx';
+
+interface DialogProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons row; usually a cancel and a confirm button. */
+  actions?: ReactNode;
+  /** Wraps body and actions in a form; Enter submits. */
+  onSubmit?: () => void;
+}
+
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), textarea, select, [tabindex]:not([tabindex="-1"])';
+
+/** A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards. */
+export function Dialog({ title, onClose, children, actions, onSubmit }: DialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const first = panel.current?.querySelector<HTMLElement>('input, textarea, select') ??
+      panel.current?.querySelector<HTMLElement>(FOCUSABLE);
+    first?.focus();
+    return () => previous?.focus();
+  }, []);
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  const body = (
+    <>
+      <div className="dialog__body">{children}</div>
+      {actions ? <div className="dialog__actions">{actions}</div> : null}
+    </>
+  );
+
+  return (
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={panel}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={onKeyDown}
+      >
+        <div className="dialog__header">
+          <h2 id={titleId} className="dialog__title">
+            {title}
+          </h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label={t('common.close')}>
+            <Icon name="close" />
+          </button>
+        </div>
+        {onSubmit ? (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              onSubmit();
+            }}
+          >
+            {body}
+          </form>
+        ) : (
+          body
+        )}
+      </div>
+    </div>
+  );
+}

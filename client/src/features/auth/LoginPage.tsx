@@ -1,0 +1,124 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { LoginBodySchema } from '@alma/protocol';
+import { Checkbox, PasswordField, TextField } from '../../components/ui/Field.tsx';
+import { redirectTarget } from '../../lib/redirect.ts';
+import { selectIsSignedIn, useSession } from '../../lib/session.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { fieldError } from '../../lib/validation.ts';
+import { AuthShell } from './components/AuthShell.tsx';
+import { OAuthButtons } from './components/OAuthButtons.tsx';
+import { rememberedEmail, useAuthFlow } from './store.ts';
+
+const { email: EmailSchema, password: PasswordSchema } = LoginBodySchema.shape;
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('auth.login.title'));
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [signedInOnArrival] = useState(() => selectIsSignedIn(useSession.getState()));
+  const submitting = useAuthFlow((s) => s.submitting);
+  const failure = useAuthFlow((s) => s.error);
+  const login = useAuthFlow((s) => s.login);
+  const clearError = useAuthFlow((s) => s.clearError);
+
+  const [email, setEmail] = useState(rememberedEmail);
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(() => rememberedEmail() !== '');
+  const [touched, setTouched] = useState({ email: false, password: false });
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const emailCode = fieldError(EmailSchema, email);
+  const passwordCode = fieldError(PasswordSchema, password);
+  const valid = emailCode === null && passwordCode === null;
+
+  if (signedInOnArrival) return <Navigate to={redirectTarget(location.state)} replace />;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setTouched({ email: true, password: true });
+    if (!valid || submitting) return;
+    const ok = await login({ email, password, remember });
+    if (ok) {
+      void navigate(redirectTarget(location.state), { replace: true });
+    } else {
+      passwordRef.current?.focus();
+    }
+  }
+
+  return (
+    <AuthShell>
+      <h1 className="auth-card__title">{t('auth.login.title')}</h1>
+      <p className="auth-card__subtitle">{t('auth.login.subtitle')}</p>
+      {failure ? (
+        <div className="alert alert--error" role="alert">
+          {failure}
+        </div>
+      ) : null}
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <TextField
+          label={t('auth.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder={t('auth.emailPlaceholder')}
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            if (failure) clearError();
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, email: true }))}
+          error={touched.email && emailCode ? t(`validation.${emailCode}`) : null}
+          required
+        />
+        <PasswordField
+          label={t('auth.password')}
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          inputRef={passwordRef}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            if (failure) clearError();
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, password: true }))}
+          error={touched.password && passwordCode ? t(`validation.${passwordCode}`) : null}
+          required
+        />
+        <div className="form__row">
+          <Checkbox
+            label={t('auth.login.rememberMe')}
+            checked={remember}
+            onChange={(e) => setRemember(e.target.checked)}
+          />
+          <Link to="/forgot-password" className="link">
+            {t('auth.login.forgot')}
+          </Link>
+        </div>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={!valid || submitting}
+          aria-busy={submitting}
+        >
+          {submitting ? t('auth.login.submitting') : t('auth.login.submit')}
+        </button>
+      </form>
+      <OAuthButtons mode="login" />
+      <p className="auth-card__footer">
+        {t('auth.login.noAccount')}{' '}
+        <Link to="/register" state={location.state as unknown} className="link">
+          {t('auth.login.register')}
+        </Link>
+      </p>
+      <p className="auth-card__footer">
+        <Link to="/" className="link link--muted">
+          {t('auth.login.backHome')}
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,324 @@
+import {
+  ServerEvent,
+  type ChatSession,
+  type Emotion,
+  type Gesture,
+  type Message,
+  type Personality,
+  type ServerEventName,
+  type ServerPayload,
+} from '@alma/protocol';
+
+/**
+ * The chat's state as data, and how each server event changes it: pure functions, so the rules
+ * of SPEC.md C-4 (deltas in seq order, duplicates ignored, the reply replaces the stream) are
+ * tested without a socket. The zustand store in store.ts wraps these with actions.
+ */
+
+/** i18n keys a local (not server-sent) message may carry instead of text. */
+export type LocalTextKey =
+  | 'chat.serverUnavailable'
+  | 'chat.sendError'
+  | 'chat.personalityChanged'
+  | 'chat.replyStopped';
+
+/** Spec §3 "Message (local)": user, bot, system or error. */
+export interface LocalMessage {
+  id: string;
+  type: 'user' | 'bot' | 'system' | 'error';
+  content: string;
+  /** Shown through i18n instead of `content` (client-made messages follow the UI language). */
+  contentKey?: LocalTextKey;
+  contentParams?: Record<string, string>;
+  timestamp: string;
+  emotion?: Emotion | null;
+  personality?: Personality | null;
+  clientMessageId?: string | null;
+  replyId?: string;
+  /** A bot reply still arriving through `chat:delta`. */
+  streaming?: boolean;
+  /** A user message not yet acknowledged by the server. */
+  sending?: boolean;
+  /** False for a reply stopped before its end. */
+  isComplete?: boolean;
+  /** On an error message: what "retry" sends again, with the same clientMessageId. */
+  retry?: { clientMessageId: string; text: string; sessionId: string | null };
+}
+
+interface ReplyStream {
+  replyId: string;
+  sessionId: string;
+  /** Delta text by seq; joined in seq order. */
+  deltas: Record<number, string>;
+  /** Every seq seen for this reply, of any event type, so a repeat is ignored. */
+  seen: Record<number, true>;
+}
+
+export interface PendingSend {
+  clientMessageId: string;
+  text: string;
+  sessionId: string | null;
+  replyId: string | null;
+}
+
+export interface ChatData {
+  sessions: ChatSession[];
+  activeSessionId: string | null;
+  messages: LocalMessage[];
+  streams: Record<string, ReplyStream>;
+  /** Replies already final (reply or error), so late or repeated events are dropped. */
+  finished: Record<string, true>;
+  pending: PendingSend | null;
+  typing: boolean;
+  emotion: Emotion | null;
+  gesture: Gesture | null;
+  limit: { message: string } | null;
+}
+
+export const initialChatData: ChatData = {
+  sessions: [],
+  activeSessionId: null,
+  messages: [],
+  streams: {},
+  finished: {},
+  pending: null,
+  typing: false,
+  emotion: null,
+  gesture: null,
+  limit: null,
+};
+
+export type ChatServerEvent = {
+  [E in ServerEventName]: { name: E; payload: ServerPayload<E> };
+}[ServerEventName];
+
+export function fromServerMessage(message: Message): LocalMessage {
+  return {
+    id: message._id,
+    type: message.role === 'user' ? 'user' : message.role === 'assistant' ? 'bot' : 'system',
+    content: message.content,
+    timestamp: message.createdAt,
+    emotion: message.emotion,
+    personality: message.personality,
+    clientMessageId: message.clientMessageId,
+    isComplete: message.isComplete,
+  };
+}
+
+export const streamMessageId = (replyId: string) => `stream:${replyId}`;
+export const localMessageId = (clientMessageId: string) => `local:${clientMessageId}`;
+
+/** Does a reply event concern what this tab shows? */
+function concernsView(state: ChatData, ev: { replyId: string; sessionId: string }): boolean {
+  if (ev.sessionId === state.activeSessionId) return true;
+  const pending = state.pending;
+  if (!pending) return false;
+  return pending.replyId === ev.replyId || (pending.replyId === null && pending.sessionId === null);
+}
+
+function streamText(stream: ReplyStream): string {
+  return Object.keys(stream.deltas)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((seq) => stream.deltas[seq])
+    .join('');
+}
+
+/** Registers a reply event's seq; null when it is a repeat or the reply is already final. */
+function track(state: ChatData, ev: { replyId: string; sessionId: string; seq: number }): ReplyStream | null {
+  if (state.finished[ev.replyId]) return null;
+  const stream = state.streams[ev.replyId] ?? { replyId: ev.replyId, sessionId: ev.sessionId, deltas: {}, seen: {} };
+  if (stream.seen[ev.seq]) return null;
+  return { ...stream, seen: { ...stream.seen, [ev.seq]: true } };
+}
+
+function upsertMessage(messages: LocalMessage[], message: LocalMessage, replaceId = message.id): LocalMessage[] {
+  const index = messages.findIndex((m) => m.id === replaceId);
+  if (index === -1) return [...messages, message];
+  const next = messages.slice();
+  next[index] = message;
+  return next;
+}
+
+function pendingMatches(pending: PendingSend | null, ids: { replyId?: string; clientMessageId?: string | null }) {
+  if (!pending) return false;
+  if (ids.replyId && pending.replyId === ids.replyId) return true;
+  if (ids.clientMessageId && pending.clientMessageId === ids.clientMessageId) return true;
+  // A reply event that arrives before the ack names no clientMessageId we can match yet.
+  return pending.replyId === null && !ids.clientMessageId;
+}
+
+function finish(state: ChatData, replyId: string): Pick<ChatData, 'streams' | 'finished'> {
+  const streams = { ...state.streams };
+  delete streams[replyId];
+  return { streams, finished: { ...state.finished, [replyId]: true } };
+}
+
+export function errorMessage(
+  content: string,
+  retry: LocalMessage['retry'],
+  contentKey?: LocalTextKey,
+): LocalMessage {
+  return {
+    id: `error:${retry?.clientMessageId ?? crypto.randomUUID()}:${Date.now()}`,
+    type: 'error',
+    content,
+    contentKey,
+    timestamp: new Date().toISOString(),
+    retry,
+  };
+}
+
+export function reduceServerEvent(state: ChatData, event: ChatServerEvent): ChatData {
+  switch (event.name) {
+    case ServerEvent.chatTyping: {
+      const ev = event.payload;
+      if (!concernsView(state, ev)) return state;
+      const stream = track(state, ev);
+      if (!stream) return state;
+      return { ...state, streams: { ...state.streams, [ev.replyId]: stream }, typing: ev.typing };
+    }
+    case ServerEvent.chatDelta: {
+      const ev = event.payload;
+      if (!concernsView(state, ev)) return state;
+      const tracked = track(state, ev);
+      if (!tracked) return state;
+      const stream = { ...tracked, deltas: { ...tracked.deltas, [ev.seq]: ev.text } };
+      const id = streamMessageId(ev.replyId);
+      const existing = state.messages.find((m) => m.id === id);
+      const message: LocalMessage = {
+        id,
+        type: 'bot',
+        content: streamText(stream),
+        timestamp: existing?.timestamp ?? new Date().toISOString(),
+        replyId: ev.replyId,
+        streaming: true,
+        emotion: existing?.emotion ?? state.emotion,
+      };
+      return {
+        ...state,
+        streams: { ...state.streams, [ev.replyId]: stream },
+        messages: upsertMessage(state.messages, message),
+      };
+    }
+    case ServerEvent.chatEmotion: {
+      const ev = event.payload;
+      if (!concernsView(state, ev)) return state;
+      const stream = track(state, ev);
+      if (!stream) return state;
+      return { ...state, streams: { ...state.streams, [ev.replyId]: stream }, emotion: ev.emotion };
+    }
+    case ServerEvent.avatarIntent: {
+      const ev = event.payload;
+      if (!concernsView(state, ev)) return state;
+      const stream = track(state, ev);
+      if (!stream) return state;
+      return {
+        ...state,
+        streams: { ...state.streams, [ev.replyId]: stream },
+        gesture: ev.shouldAnimate ? ev.gesture : state.gesture,
+        emotion: ev.emotion,
+      };
+    }
+    case ServerEvent.speechChunk: {
+      // Audio playback arrives with the avatar issue; the seq still counts as seen.
+      const ev = event.payload;
+      if (!concernsView(state, ev)) return state;
+      const stream = track(state, ev);
+      if (!stream) return state;
+      return { ...state, streams: { ...state.streams, [ev.replyId]: stream } };
+    }
+    case ServerEvent.chatReply: {
+      const ev = event.payload;
+      if (state.finished[ev.replyId] || !concernsView(state, ev)) return state;
+      const final: LocalMessage = {
+        ...fromServerMessage(ev.message),
+        emotion: ev.reply.emotion,
+        personality: ev.reply.personality,
+        replyId: ev.replyId,
+      };
+      const streamId = streamMessageId(ev.replyId);
+      const alreadyStored = state.messages.some((m) => m.id === final.id);
+      const withoutStream = alreadyStored ? state.messages.filter((m) => m.id !== streamId) : state.messages;
+      const messages = alreadyStored ? withoutStream : upsertMessage(state.messages, final, streamId);
+      const settles = pendingMatches(state.pending, ev);
+      return {
+        ...state,
+        ...finish(state, ev.replyId),
+        messages,
+        emotion: ev.reply.emotion,
+        pending: settles ? null : state.pending,
+        typing: settles ? false : state.typing,
+      };
+    }
+    case ServerEvent.chatError: {
+      const ev = event.payload;
+      if (ev.replyId && state.finished[ev.replyId]) return state;
+      const ours =
+        pendingMatches(state.pending, ev) ||
+        (ev.sessionId !== undefined && ev.sessionId === state.activeSessionId);
+      if (!ours) return state;
+      let messages = state.messages;
+      if (ev.replyId) {
+        const streamId = streamMessageId(ev.replyId);
+        const partial = messages.find((m) => m.id === streamId);
+        messages = partial?.content
+          ? upsertMessage(messages, { ...partial, streaming: false, isComplete: false })
+          : messages.filter((m) => m.id !== streamId);
+      }
+      const pending = state.pending && pendingMatches(state.pending, ev) ? state.pending : null;
+      const retry =
+        ev.retryable && pending
+          ? { clientMessageId: pending.clientMessageId, text: pending.text, sessionId: pending.sessionId }
+          : undefined;
+      messages = [...messages, errorMessage(ev.message, retry)];
+      return {
+        ...state,
+        ...(ev.replyId ? finish(state, ev.replyId) : {}),
+        messages,
+        pending: pending ? null : state.pending,
+        typing: pending ? false : state.typing,
+        limit: ev.code === 'limit_reached' ? { message: ev.message } : state.limit,
+      };
+    }
+    case ServerEvent.chatMessage: {
+      const message = event.payload.message;
+      if (message.sessionId !== state.activeSessionId) return state;
+      if (state.messages.some((m) => m.id === message._id)) return state;
+      const local = fromServerMessage(message);
+      const localId = message.clientMessageId ? localMessageId(message.clientMessageId) : null;
+      if (localId && state.messages.some((m) => m.id === localId)) {
+        return { ...state, messages: upsertMessage(state.messages, local, localId) };
+      }
+      return { ...state, messages: [...state.messages, local] };
+    }
+    case ServerEvent.sessionUpdated: {
+      const ev = event.payload;
+      if (ev.kind === 'deleted') {
+        const sessions = state.sessions.filter((s) => s.sessionId !== ev.sessionId);
+        if (state.activeSessionId !== ev.sessionId) return { ...state, sessions };
+        return {
+          ...state,
+          sessions,
+          activeSessionId: sessions[0]?.sessionId ?? null,
+          messages: [],
+          streams: {},
+          pending: null,
+          typing: false,
+        };
+      }
+      const exists = state.sessions.some((s) => s.sessionId === ev.session.sessionId);
+      const sessions = exists
+        ? state.sessions.map((s) => (s.sessionId === ev.session.sessionId ? ev.session : s))
+        : [ev.session, ...state.sessions];
+      return { ...state, sessions };
+    }
+    case ServerEvent.limitReached:
+      return { ...state, limit: { message: event.payload.message } };
+    case ServerEvent.serverStatus:
+    case ServerEvent.chatTranscription:
+    case ServerEvent.usageUpdated:
+    case ServerEvent.uploadProgress:
+      return state;
+  }
+}

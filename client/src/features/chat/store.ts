@@ -1,0 +1,392 @@
+import { create } from 'zustand';
+import {
+  MESSAGE_PAGE_SIZE,
+  PERSONALITIES,
+  routes,
+  type Ack,
+  type ClientEvent,
+  type ClientPayload,
+  type ClientResult,
+  type ErrorBody,
+  type Personality,
+  type ServerPayload,
+  type ServerEvent,
+} from '@alma/protocol';
+import { ApiError, call } from '../../lib/api.ts';
+import { readString, StorageKey, writeString } from '../../lib/storage.ts';
+import {
+  errorMessage,
+  fromServerMessage,
+  initialChatData,
+  localMessageId,
+  reduceServerEvent,
+  type ChatData,
+  type ChatServerEvent,
+  type LocalMessage,
+} from './events.ts';
+
+/** How the chat reaches the server in real time; the socket hook provides it. */
+export interface ChatTransport {
+  isConnected: () => boolean;
+  send: (
+    payload: ClientPayload<typeof ClientEvent.chatSend>,
+  ) => Promise<Ack<ClientResult<typeof ClientEvent.chatSend>>>;
+  watch: (sessionId: string) => void;
+}
+
+export type HealthState = 'checking' | 'online' | 'offline' | 'unknown';
+export type SocketState = 'idle' | 'connecting' | 'connected' | 'disconnected';
+/** Spec §4 "Server status": checking is shown as Connecting. */
+export type ConnectionStatus = 'checking' | 'online' | 'offline' | 'unknown';
+
+export interface ChatState extends ChatData {
+  personality: Personality;
+  health: HealthState;
+  socketState: SocketState;
+  serverInfo: ServerPayload<typeof ServerEvent.serverStatus> | null;
+  protocolMismatch: boolean;
+  historyPage: number;
+  hasMore: boolean;
+  loadingHistory: boolean;
+  sessionsLoaded: boolean;
+
+  setTransport: (transport: ChatTransport | null) => void;
+  reset: () => void;
+  handleServerEvent: (event: ChatServerEvent) => void;
+  setHealth: (health: HealthState) => void;
+  setSocketState: (state: SocketState) => void;
+  setProtocolMismatch: () => void;
+  loadSessions: () => Promise<void>;
+  selectSession: (sessionId: string | null) => Promise<void>;
+  createSession: (title?: string) => Promise<void>;
+  renameSession: (sessionId: string, title: string) => Promise<void>;
+  deleteSession: (sessionId: string) => Promise<void>;
+  loadOlder: () => Promise<void>;
+  send: (text: string) => Promise<boolean>;
+  retry: (errorMessageId: string) => Promise<void>;
+  dismissLimit: () => void;
+  setPersonality: (personality: Personality) => void;
+}
+
+let transport: ChatTransport | null = null;
+
+function storedPersonality(): Personality {
+  const value = readString(StorageKey.personality);
+  return (PERSONALITIES as readonly string[]).includes(value ?? '') ? (value as Personality) : 'default';
+}
+
+const initialConnection = {
+  health: 'checking' as HealthState,
+  socketState: 'idle' as SocketState,
+  serverInfo: null,
+  protocolMismatch: false,
+  historyPage: 0,
+  hasMore: false,
+  loadingHistory: false,
+  sessionsLoaded: false,
+};
+
+export function connectionStatus(state: Pick<ChatState, 'health' | 'socketState' | 'serverInfo'>): ConnectionStatus {
+  if (state.socketState === 'connected') return state.serverInfo?.status === 'maintenance' ? 'offline' : 'online';
+  if (state.health === 'offline') return 'offline';
+  if (state.health === 'unknown') return 'unknown';
+  if (state.health === 'online') return state.socketState === 'connecting' ? 'checking' : 'online';
+  return 'checking';
+}
+
+function mergeOlder(older: LocalMessage[], current: LocalMessage[]): LocalMessage[] {
+  const known = new Set(current.map((m) => m.id));
+  return [...older.filter((m) => !known.has(m.id)), ...current];
+}
+
+export const useChat = create<ChatState>()((set, get) => {
+  /** Sends (or re-sends, with the same clientMessageId) one user message and tracks its reply. */
+  async function dispatch(clientMessageId: string, text: string, sessionId: string | null): Promise<void> {
+    set({ pending: { clientMessageId, text, sessionId, replyId: null }, typing: true });
+    const personality = get().personality;
+    if (transport?.isConnected()) {
+      const ack = await transport.send({
+        clientMessageId,
+        message: text,
+        personality,
+        ...(sessionId ? { sessionId } : {}),
+      });
+      if (!ack.ok) return fail(clientMessageId, text, sessionId, ack.error);
+      const { message, sessionId: ackSession, replyId } = ack.data;
+      const state = get();
+      set({
+        messages: state.messages.map((m) =>
+          m.id === localMessageId(clientMessageId) ? { ...fromServerMessage(message), sending: false } : m,
+        ),
+        // The reply may already be final if events outran this continuation.
+        pending:
+          state.pending?.clientMessageId === clientMessageId
+            ? { ...state.pending, sessionId: ackSession, replyId }
+            : state.pending,
+      });
+      if (state.activeSessionId === null) {
+        set({ activeSessionId: ackSession });
+        writeString(StorageKey.sessions, ackSession);
+        transport.watch(ackSession);
+      }
+      if (!get().sessions.some((s) => s.sessionId === ackSession)) void get().loadSessions();
+      return;
+    }
+    // No socket: the REST route answers with the whole reply at once (ARCHITECTURE §2).
+    try {
+      const reply = await call(routes.chat.sendMessage, {
+        body: { message: text, personality, clientMessageId, ...(sessionId ? { sessionId } : {}) },
+      });
+      const state = get();
+      const bot: LocalMessage = {
+        id: reply.messageId,
+        type: 'bot',
+        content: reply.reply,
+        timestamp: new Date().toISOString(),
+        emotion: reply.emotion,
+        personality: reply.personality,
+        isComplete: reply.isComplete,
+      };
+      set({
+        messages: [
+          ...state.messages.map((m) =>
+            m.id === localMessageId(clientMessageId) ? { ...m, id: reply.userMessageId, sending: false } : m,
+          ),
+          bot,
+        ],
+        pending: null,
+        typing: false,
+        emotion: reply.emotion,
+        activeSessionId: state.activeSessionId ?? reply.sessionId,
+      });
+      if (!state.sessions.some((s) => s.sessionId === reply.sessionId)) void get().loadSessions();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        return fail(clientMessageId, text, sessionId, {
+          code: error.code === 'network_error' || error.code === 'timeout' ? 'unavailable' : error.code === 'invalid_response' ? 'server_error' : error.code,
+          message: error.displayMessage,
+        });
+      }
+      return fail(clientMessageId, text, sessionId, { code: 'server_error', message: '' });
+    }
+  }
+
+  function fail(clientMessageId: string, text: string, sessionId: string | null, error: ErrorBody): void {
+    const state = get();
+    const limited = error.code === 'limit_reached';
+    set({
+      pending: null,
+      typing: false,
+      messages: [
+        ...state.messages.map((m) => (m.id === localMessageId(clientMessageId) ? { ...m, sending: false } : m)),
+        errorMessage(
+          error.message,
+          limited ? undefined : { clientMessageId, text, sessionId },
+          error.message ? undefined : 'chat.sendError',
+        ),
+      ],
+      limit: limited ? { message: error.message } : state.limit,
+    });
+  }
+
+  return {
+    ...initialChatData,
+    ...initialConnection,
+    personality: storedPersonality(),
+
+    setTransport: (next) => {
+      transport = next;
+    },
+
+    reset: () => set({ ...initialChatData, ...initialConnection }),
+
+    handleServerEvent: (event) => {
+      const before = get();
+      if (event.name === 'server:status') {
+        set({ serverInfo: event.payload });
+        return;
+      }
+      const next = reduceServerEvent(before, event);
+      if (next === before) return;
+      set(next);
+      if (next.activeSessionId !== before.activeSessionId && next.activeSessionId !== null) {
+        void get().selectSession(next.activeSessionId);
+      }
+    },
+
+    setHealth: (health) => set({ health }),
+    setSocketState: (socketState) => set({ socketState }),
+    setProtocolMismatch: () => set({ protocolMismatch: true }),
+
+    loadSessions: async () => {
+      try {
+        const { sessions } = await call(routes.chat.listSessions, {});
+        set({ sessions, sessionsLoaded: true });
+        const active = get().activeSessionId;
+        if (active === null || !sessions.some((s) => s.sessionId === active)) {
+          // With none active the remembered one, else the first, is selected (spec §4 Sessions).
+          const remembered = readString(StorageKey.sessions);
+          const pick = sessions.find((s) => s.sessionId === remembered) ?? sessions[0];
+          if (pick && !get().pending) await get().selectSession(pick.sessionId);
+        }
+      } catch {
+        // Session operation failures are ignored silently (spec §4).
+        set({ sessionsLoaded: true });
+      }
+    },
+
+    selectSession: async (sessionId) => {
+      writeString(StorageKey.sessions, sessionId);
+      set({
+        activeSessionId: sessionId,
+        messages: [],
+        streams: {},
+        emotion: null,
+        gesture: null,
+        historyPage: 0,
+        hasMore: false,
+        loadingHistory: sessionId !== null,
+      });
+      if (sessionId === null) return;
+      transport?.watch(sessionId);
+      try {
+        const page = await call(routes.chat.listMessages, {
+          query: { sessionId, page: 1, pageSize: MESSAGE_PAGE_SIZE },
+        });
+        if (get().activeSessionId !== sessionId) return;
+        set((s) => ({
+          // Anything that arrived while loading (a reply, another tab) stays after the history.
+          messages: mergeOlder(page.items.map(fromServerMessage), s.messages),
+          historyPage: 1,
+          hasMore: page.hasMore,
+          loadingHistory: false,
+        }));
+      } catch {
+        if (get().activeSessionId === sessionId) set({ loadingHistory: false });
+      }
+    },
+
+    loadOlder: async () => {
+      const { activeSessionId: sessionId, hasMore, loadingHistory, historyPage } = get();
+      if (!sessionId || !hasMore || loadingHistory) return;
+      set({ loadingHistory: true });
+      try {
+        const page = await call(routes.chat.listMessages, {
+          query: { sessionId, page: historyPage + 1, pageSize: MESSAGE_PAGE_SIZE },
+        });
+        if (get().activeSessionId !== sessionId) return;
+        set((s) => ({
+          messages: mergeOlder(page.items.map(fromServerMessage), s.messages),
+          historyPage: page.page,
+          hasMore: page.hasMore,
+          loadingHistory: false,
+        }));
+      } catch {
+        if (get().activeSessionId === sessionId) set({ loadingHistory: false });
+      }
+    },
+
+    createSession: async (title) => {
+      try {
+        const trimmed = title?.trim();
+        const { session } = await call(routes.chat.createSession, {
+          body: trimmed ? { title: trimmed } : {},
+        });
+        set((s) => ({
+          sessions: [session, ...s.sessions.filter((x) => x.sessionId !== session.sessionId)],
+        }));
+        await get().selectSession(session.sessionId);
+      } catch {
+        // Ignored silently (spec §4).
+      }
+    },
+
+    renameSession: async (sessionId, title) => {
+      try {
+        const { session } = await call(routes.chat.renameSession, { params: { id: sessionId }, body: { title } });
+        set((s) => ({ sessions: s.sessions.map((x) => (x.sessionId === sessionId ? session : x)) }));
+      } catch {
+        // Ignored silently (spec §4).
+      }
+    },
+
+    deleteSession: async (sessionId) => {
+      try {
+        await call(routes.chat.deleteSession, { params: { id: sessionId } });
+      } catch {
+        return;
+      }
+      const sessions = get().sessions.filter((s) => s.sessionId !== sessionId);
+      set({ sessions });
+      // Deleting selects the first remaining session or none (spec §4).
+      if (get().activeSessionId === sessionId) await get().selectSession(sessions[0]?.sessionId ?? null);
+    },
+
+    send: async (raw) => {
+      const text = raw.trim();
+      const state = get();
+      if (!text || state.pending) return false;
+      if (connectionStatus(state) === 'offline') {
+        set({
+          messages: [
+            ...state.messages,
+            {
+              id: `system:${crypto.randomUUID()}`,
+              type: 'system',
+              content: '',
+              contentKey: 'chat.serverUnavailable',
+              timestamp: new Date().toISOString(),
+            },
+          ],
+        });
+        return false;
+      }
+      const clientMessageId = crypto.randomUUID();
+      set({
+        messages: [
+          ...state.messages,
+          {
+            id: localMessageId(clientMessageId),
+            type: 'user',
+            content: text,
+            timestamp: new Date().toISOString(),
+            clientMessageId,
+            sending: true,
+          },
+        ],
+      });
+      await dispatch(clientMessageId, text, state.activeSessionId);
+      return true;
+    },
+
+    retry: async (errorMessageId) => {
+      const state = get();
+      const failed = state.messages.find((m) => m.id === errorMessageId);
+      if (!failed?.retry || state.pending) return;
+      const { clientMessageId, text, sessionId } = failed.retry;
+      set({ messages: state.messages.filter((m) => m.id !== errorMessageId) });
+      await dispatch(clientMessageId, text, sessionId ?? get().activeSessionId);
+    },
+
+    dismissLimit: () => set({ limit: null }),
+
+    setPersonality: (personality) => {
+      if (personality === get().personality) return;
+      writeString(StorageKey.personality, personality);
+      set((s) => ({
+        personality,
+        messages: [
+          ...s.messages,
+          {
+            id: `system:${crypto.randomUUID()}`,
+            type: 'system',
+            content: '',
+            contentKey: 'chat.personalityChanged',
+            contentParams: { personality },
+            timestamp: new Date().toISOString(),
+          },
+        ],
+      }));
+    },
+  };
+});

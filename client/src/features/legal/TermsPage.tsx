@@ -1,0 +1,5 @@
+import { LegalDocument } from './LegalDocument.tsx';
+
+export function TermsPage() {
+  return <LegalDocument doc="terms" />;
+}

@@ -1,0 +1,281 @@
+import {
+  API_RETRY_BASE_DELAY_MS,
+  API_RETRY_COUNT,
+  ApiErrorSchema,
+  buildPath,
+  routes,
+  type ErrorCode,
+  type FieldError,
+  type RouteDef,
+  type RouteResponse,
+} from '@alma/protocol';
+import type { z } from 'zod';
+import { currentLanguage, i18n } from './i18n.ts';
+import { useSession } from './session.ts';
+
+/**
+ * What a caller passes for a route: each declared part's input; parts the route does not declare
+ * are absent, and a part whose schema accepts undefined is optional. (protocol's `RouteInput`
+ * tests `z.input<P>` against ZodUndefined, which never matches, so it demands `params: undefined`
+ * on every call; this checks the schema itself.)
+ */
+type Part<S, K extends string> = S extends z.ZodUndefined
+  ? { [_ in K]?: never }
+  : undefined extends z.input<S>
+    ? { [_ in K]?: z.input<S> }
+    : { [_ in K]: z.input<S> };
+export type CallInput<D> =
+  D extends RouteDef<infer P, infer Q, infer B, z.ZodType> ? Part<P, 'params'> & Part<Q, 'query'> & Part<B, 'body'> : never;
+
+/** Codes the client adds to the protocol's: no answer at all, or an answer we cannot read. */
+export type ClientErrorCode = 'network_error' | 'invalid_response' | 'timeout';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ErrorCode | ClientErrorCode;
+  /** HTTP status; 0 when the server could not be reached. */
+  readonly status: number;
+  readonly fieldErrors: FieldError[];
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: {
+    code: ErrorCode | ClientErrorCode;
+    message: string;
+    status: number;
+    fieldErrors?: FieldError[];
+    retryAfterMs?: number;
+  }) {
+    super(init.message);
+    this.code = init.code;
+    this.status = init.status;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  get isNetworkError(): boolean {
+    return this.code === 'network_error' || this.code === 'timeout';
+  }
+
+  /** Spec §8 "Server error body": "field: message" pairs joined by commas, else the message. */
+  get displayMessage(): string {
+    if (this.fieldErrors.length > 0) {
+      return this.fieldErrors.map((e) => `${e.field}: ${e.message}`).join(', ');
+    }
+    return this.message;
+  }
+}
+
+export interface ApiClientDeps {
+  fetch: typeof fetch;
+  getToken: () => string | null;
+  getRefreshToken: () => string | null;
+  /** Called with rotated tokens after a successful refresh (always store the new refresh token). */
+  onRefreshed: (session: RouteResponse<typeof routes.auth.refresh>) => void;
+  /** Called when a refresh fails: the stored auth data is no longer usable. */
+  onAuthLost: () => void;
+  getLanguage: () => string;
+  /** Translates the client's own error texts (connection failure, unreadable answer). */
+  text: (key: 'errors.connectionFailed' | 'errors.requestFailed' | 'errors.timeout') => string;
+  sleep?: (ms: number) => Promise<void>;
+  baseUrl?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Aborts the request after this many ms and throws `timeout` (no retry). */
+  timeoutMs?: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export function createApiClient(deps: ApiClientDeps) {
+  const sleep = deps.sleep ?? defaultSleep;
+  const baseUrl = deps.baseUrl ?? '';
+  let refreshing: Promise<boolean> | null = null;
+
+  function urlFor(route: RouteDef, input: { params?: unknown; query?: unknown }): string {
+    const path = buildPath(route.path, input.params as Record<string, unknown> | undefined);
+    const query = new URLSearchParams();
+    if (input.query && typeof input.query === 'object') {
+      for (const [key, value] of Object.entries(input.query)) {
+        if (value !== undefined && value !== null) query.set(key, String(value));
+      }
+    }
+    const qs = query.toString();
+    return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /**
+   * One fetch with the spec's retry policy (§7): a network failure — no response at all — is
+   * retried up to API_RETRY_COUNT times after 1 s, then 2 s. HTTP errors are never retried here.
+   */
+  async function fetchWithRetry(url: string, init: RequestInit, options: CallOptions): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(options.signal?.reason);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      let timedOut = false;
+      const timer =
+        options.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              timedOut = true;
+              controller.abort();
+            }, options.timeoutMs);
+      try {
+        return await deps.fetch(url, { ...init, signal: controller.signal });
+      } catch (error) {
+        if (timedOut) {
+          throw new ApiError({ code: 'timeout', message: deps.text('errors.timeout'), status: 0 });
+        }
+        if (options.signal?.aborted) throw error;
+        if (attempt >= API_RETRY_COUNT) {
+          throw new ApiError({
+            code: 'network_error',
+            message: deps.text('errors.connectionFailed'),
+            status: 0,
+          });
+        }
+        await sleep(API_RETRY_BASE_DELAY_MS * (attempt + 1));
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  async function errorFrom(response: Response): Promise<ApiError> {
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch {
+      // Not JSON (a proxy page, an empty body): fall through to the generic text.
+    }
+    const parsed = ApiErrorSchema.safeParse(body);
+    if (parsed.success) {
+      const { code, message, errors, retryAfterMs } = parsed.data.error;
+      return new ApiError({ code, message, status: response.status, fieldErrors: errors, retryAfterMs });
+    }
+    return new ApiError({
+      code: response.status >= 500 ? 'server_error' : 'invalid_response',
+      message: deps.text('errors.requestFailed'),
+      status: response.status,
+    });
+  }
+
+  async function request<D extends RouteDef>(
+    route: D,
+    input: CallInput<D>,
+    options: CallOptions,
+    token: string | null,
+  ): Promise<Response> {
+    const { params, query, body } = input as { params?: unknown; query?: unknown; body?: unknown };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Language': deps.getLanguage(),
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (route.auth && token) headers.Authorization = `Bearer ${token}`;
+    return fetchWithRetry(
+      urlFor(route, { params, query }),
+      { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      options,
+    );
+  }
+
+  async function parseSuccess<D extends RouteDef>(route: D, response: Response): Promise<RouteResponse<D>> {
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      json = undefined;
+    }
+    const parsed = route.response.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError({
+        code: 'invalid_response',
+        message: deps.text('errors.requestFailed'),
+        status: response.status,
+      });
+    }
+    return parsed.data as RouteResponse<D>;
+  }
+
+  /**
+   * Trades the refresh token for a new pair. Concurrent callers share one request, because
+   * refresh tokens rotate and presenting the same one twice revokes the whole family.
+   * Resolves false (and drops the auth data) when the refresh is refused.
+   */
+  function refreshSession(): Promise<boolean> {
+    if (refreshing) return refreshing;
+    const refreshToken = deps.getRefreshToken();
+    if (!refreshToken) return Promise.resolve(false);
+    refreshing = (async () => {
+      try {
+        const response = await request(
+          routes.auth.refresh,
+          { body: { refreshToken } },
+          {},
+          null,
+        );
+        if (!response.ok) {
+          deps.onAuthLost();
+          return false;
+        }
+        deps.onRefreshed(await parseSuccess(routes.auth.refresh, response));
+        return true;
+      } catch (error) {
+        // A network failure says nothing about the tokens; keep them for the next attempt.
+        if (!(error instanceof ApiError && error.isNetworkError)) deps.onAuthLost();
+        return false;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  /**
+   * Calls one protocol route: typed input, success parsed with `route.response`, failures thrown
+   * as ApiError. A 401 on an authenticated call triggers one refresh and one retry (spec §4).
+   */
+  async function call<D extends RouteDef>(
+    route: D,
+    input: CallInput<D>,
+    options: CallOptions = {},
+  ): Promise<RouteResponse<D>> {
+    const token = deps.getToken();
+    let response = await request(route, input, options, token);
+    if (response.status === 401 && route.auth && deps.getRefreshToken()) {
+      // Another call may have refreshed while this one was in flight.
+      const current = deps.getToken();
+      const refreshed = current !== null && current !== token ? true : await refreshSession();
+      if (refreshed) response = await request(route, input, options, deps.getToken());
+    }
+    if (!response.ok) throw await errorFrom(response);
+    return parseSuccess(route, response);
+  }
+
+  return { call, refreshSession };
+}
+
+/** The app's client, wired to the session store and i18n. */
+export const api = createApiClient({
+  fetch: (...args) => fetch(...args),
+  getToken: () => useSession.getState().token,
+  getRefreshToken: () => useSession.getState().refreshToken,
+  onRefreshed: ({ token, refreshToken, user }) => useSession.getState().setSession({ token, refreshToken, user }),
+  onAuthLost: () => useSession.getState().clear(),
+  getLanguage: () => currentLanguage(),
+  text: (key) => i18n.t(key),
+});
+
+export const call = api.call;
+
+/** A localized text for any failure, for alerts and error cards. */
+export function errorText(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.displayMessage || fallback;
+  return fallback;
+}

@@ -1,0 +1,67 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  ConnectErrorDataSchema,
+  PROTOCOL_VERSION,
+  type Ack,
+  type ClientEventName,
+  type ClientPayload,
+  type ClientResult,
+  type ClientToServerEvents,
+  type ErrorBody,
+  type HandshakeAuth,
+  type ServerToClientEvents,
+} from '@alma/protocol';
+import { i18n } from './i18n.ts';
+
+export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** How long a request waits for its ack before it counts as failed (and may be retried). */
+export const ACK_TIMEOUT_MS = 15_000;
+
+/**
+ * A socket to the same origin. `auth` is a function so every (re)connection presents the token
+ * current at that moment, not the one from when the socket was made (SPEC.md P-2).
+ */
+export function createSocket(getToken: () => string | null): AppSocket {
+  return io({
+    path: '/socket.io',
+    autoConnect: false,
+    auth: (cb: (data: HandshakeAuth) => void) => cb({ token: getToken() ?? '', protocolVersion: PROTOCOL_VERSION }),
+  });
+}
+
+/**
+ * Emits a client request and resolves with its ack. A missing ack (timeout, dropped connection)
+ * resolves as `{ ok: false }` with code `unavailable`, never rejects, so callers handle one shape.
+ */
+export async function emitWithAck<E extends ClientEventName>(
+  socket: AppSocket,
+  event: E,
+  payload: ClientPayload<E>,
+  timeoutMs: number = ACK_TIMEOUT_MS,
+): Promise<Ack<ClientResult<E>>> {
+  try {
+    // socket.io's typed emit cannot follow a generic event name; the map above fixes the shapes.
+    const emitter = socket.timeout(timeoutMs) as unknown as {
+      emitWithAck: (event: E, payload: ClientPayload<E>) => Promise<Ack<ClientResult<E>>>;
+    };
+    return await emitter.emitWithAck(event, payload);
+  } catch {
+    return { ok: false, error: { code: 'unavailable', message: i18n.t('errors.timeout') } };
+  }
+}
+
+/** What a refused handshake means for the client (`connect_error`: message = code, data = body). */
+export type ConnectRefusal = 'auth' | 'protocol' | 'other';
+
+export function classifyConnectError(error: Error & { data?: unknown }): {
+  kind: ConnectRefusal;
+  error: ErrorBody | null;
+} {
+  const parsed = ConnectErrorDataSchema.safeParse(error.data);
+  const code = parsed.success ? parsed.data.code : error.message;
+  const body = parsed.success ? parsed.data : null;
+  if (code === 'token_expired' || code === 'unauthorized') return { kind: 'auth', error: body };
+  if (code === 'protocol_mismatch') return { kind: 'protocol', error: body };
+  return { kind: 'other', error: body };
+}

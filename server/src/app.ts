@@ -1,0 +1,112 @@
+import { APP_VERSION, PROTOCOL_VERSION } from '@alma/protocol';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import { createBuiltinReplyEngine } from './engines/reply/builtin.ts';
+import type { ReplyEngine } from './engines/reply/types.ts';
+import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
+import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { registerChatRoutes } from './modules/chat/chat.routes.ts';
+import { createChatService, type ChatService } from './modules/chat/chat.service.ts';
+import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
+import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { registerClient } from './plugins/client.ts';
+import { registerErrorHandler } from './plugins/errors.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
+import type { Storage } from './storage/types.ts';
+
+export interface AppDeps {
+  config: Config;
+  storage: Storage;
+  /** Defaults to the engine `config.replyEngine` names. */
+  engine?: ReplyEngine;
+  clock?: Clock;
+  newId?: IdGenerator;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface AlmaApp {
+  app: FastifyInstance;
+  io: AlmaServer;
+  chat: ChatService;
+}
+
+/**
+ * Builds the whole server without listening: Fastify, socket.io on the same HTTP server, and the
+ * modules, registered explicitly so the dependency graph reads here. Closing the app finishes
+ * or aborts replies in flight (within SHUTDOWN_GRACE_MS) and disconnects every socket; the
+ * caller closes the storage it opened.
+ */
+export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
+  const { config, storage } = deps;
+  const clock = deps.clock ?? systemClock;
+  const newId = deps.newId ?? (() => uuidv7());
+  const engine = deps.engine ?? createBuiltinReplyEngine({ tokenDelayMs: config.replyTokenDelayMs });
+  const engines = { reply: engine.name, speech: 'none', transcription: 'none' };
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 65_000,
+    requestTimeout: 60_000,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+  await registerSecurity(app, { corsOrigins: config.corsOrigins });
+  await app.register(authPlugin, { secret: config.jwtSecret, accessTokenTtlS: config.accessTokenTtlS });
+
+  const startedAt = Date.now();
+  const health = createHealthCheck({ storage, engines, startedAt });
+  const { io, publisher, addHandlers } = createSocketServer(app.server, {
+    corsOrigins: config.corsOrigins,
+    eventRateLimit: config.socketEventRateLimit,
+    recordDir: config.socketRecordDir,
+    verifyAccessToken: (token) => app.verifyAccessToken(token),
+    status: () => ({ status: 'online', version: APP_VERSION, protocolVersion: PROTOCOL_VERSION, engines }),
+    log: app.log,
+  });
+
+  const auth = createAuthService({
+    users: storage.users,
+    refreshTokens: storage.refreshTokens,
+    signAccessToken: (claims) => app.jwt.sign(claims),
+    refreshTokenTtlDays: config.refreshTokenTtlDays,
+    newId,
+    clock,
+  });
+  const chat = createChatService({
+    sessions: storage.sessions,
+    messages: storage.messages,
+    engine,
+    publisher,
+    newId,
+    clock,
+    log: app.log,
+  });
+
+  registerHealthRoutes(app, health);
+  registerAuthRoutes(app, { auth, rateLimitMax: config.authRateLimitMax });
+  registerChatRoutes(app, { chat });
+  addHandlers(chatSocketHandlers({ chat }));
+  await registerClient(app, config.clientDist);
+
+  app.addHook('preClose', async () => {
+    await chat.drain(config.shutdownGraceMs);
+    io.disconnectSockets(true);
+    io.engine.close();
+  });
+
+  return { app, io, chat };
+}

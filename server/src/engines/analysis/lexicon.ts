@@ -1,0 +1,66 @@
+import type { Emotion } from '@alma/protocol';
+
+/**
+ * The shape of a per-language emotion lexicon. Entries are written compactly as space-separated
+ * strings so the word lists stay readable: `word`, `stem*` (prefix match) and an optional weight
+ * `word:0.6` (default 1). Everything is folded: lower case, no accents.
+ */
+export type ScoredEmotion = Exclude<Emotion, 'neutral'>;
+
+export interface Lexicon {
+  words: Record<ScoredEmotion, string>;
+  /** Multi-word expressions, one per line-ish: "echo de menos:1" — separated by commas. */
+  phrases: Record<ScoredEmotion, string>;
+  /** Words that flip the meaning of an emotion word up to three words later. */
+  negators: string;
+  /** Words right after a negator that cancel it: "no paro de llorar" is still crying. */
+  negationBreakers: string;
+  /** Words that strengthen the emotion word right after them. */
+  intensifiers: string;
+}
+
+export interface LexiconEntry {
+  pattern: string;
+  emotion: ScoredEmotion;
+  weight: number;
+}
+
+export interface CompiledLexicon {
+  /** Longest patterns first, so "emocionad*" wins over a shorter overlapping stem. */
+  words: LexiconEntry[];
+  /** Phrases as token sequences, longest first. */
+  phrases: { tokens: string[]; emotion: ScoredEmotion; weight: number }[];
+  negators: Set<string>;
+  negationBreakers: Set<string>;
+  intensifiers: Set<string>;
+}
+
+function parseEntry(raw: string): { pattern: string; weight: number } {
+  const [pattern = '', weight] = raw.split(':');
+  return { pattern, weight: weight === undefined ? 1 : Number(weight) };
+}
+
+export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
+  const wordEntries: LexiconEntry[] = [];
+  const phraseEntries: CompiledLexicon['phrases'] = [];
+  for (const emotion of Object.keys(lexicon.words) as ScoredEmotion[]) {
+    for (const raw of lexicon.words[emotion].split(/\s+/).filter(Boolean)) {
+      wordEntries.push({ ...parseEntry(raw), emotion });
+    }
+    for (const raw of lexicon.phrases[emotion]
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const { pattern, weight } = parseEntry(raw);
+      phraseEntries.push({ tokens: pattern.split(/\s+/), emotion, weight });
+    }
+  }
+  const set = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
+  return {
+    words: wordEntries.sort((a, b) => b.pattern.length - a.pattern.length),
+    phrases: phraseEntries.sort((a, b) => b.tokens.length - a.tokens.length),
+    negators: set(lexicon.negators),
+    negationBreakers: set(lexicon.negationBreakers),
+    intensifiers: set(lexicon.intensifiers),
+  };
+}

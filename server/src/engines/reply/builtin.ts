@@ -1,0 +1,64 @@
+import { composeReply } from './compose.ts';
+import type { ReplyChunk, ReplyEngine, ReplyRequest } from './types.ts';
+
+export { composeReply, type ComposedReply, type ComposeRequest } from './compose.ts';
+
+/**
+ * The embedded reply engine: works offline on a fresh machine and is deterministic, so recorded
+ * sessions replay to the same text. The reply is composed at once and then streamed word by word
+ * at a typing pace, like a model would, so the rest of the pipeline (sentence splitting, early
+ * speech) behaves the same with every engine.
+ */
+export interface BuiltinReplyOptions {
+  /** Pause between text pieces; 0 streams without waiting (tests). */
+  tokenDelayMs: number;
+}
+
+/** Each word with the spaces/punctuation that follow it: joining the pieces gives the text back. */
+export function splitIntoPieces(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [];
+}
+
+/** Resolves after `ms`, or early (quietly) when the signal aborts; the timer never outlives it. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEngine {
+  return {
+    name: 'builtin',
+    async *stream(request: ReplyRequest): AsyncIterable<ReplyChunk> {
+      const { signal, ...rest } = request;
+      if (signal.aborted) return;
+      const reply = composeReply(rest);
+      yield {
+        type: 'emotion',
+        emotion: reply.emotion,
+        intensity: reply.intensity,
+        confidence: reply.confidence,
+      };
+      if (reply.gesture) yield { type: 'gesture', gesture: reply.gesture };
+
+      const pieces = splitIntoPieces(reply.text);
+      for (const [index, piece] of pieces.entries()) {
+        if (signal.aborted) return;
+        if (index > 0 && options.tokenDelayMs > 0) {
+          await pause(options.tokenDelayMs, signal);
+          if (signal.aborted) return;
+        }
+        yield { type: 'text', text: piece };
+      }
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { PERSONALITIES, type Language, type Message, type Personality } from '@alma/protocol';
+import { detectLanguage } from '../analysis/language.ts';
+import { composeReply, type ComposedReply } from './compose.ts';
+import { normaliseSentence, splitSentences } from './memory.ts';
+
+type Turn = Pick<Message, 'role' | 'content' | 'language'>;
+
+/** Plays a scripted conversation, feeding each reply back as history, like the chat module does. */
+function converse(lines: string[], language: Language, personality: Personality = 'default') {
+  const history: Turn[] = [];
+  const replies: ComposedReply[] = [];
+  for (const text of lines) {
+    const reply = composeReply({ text, language, personality, history });
+    replies.push(reply);
+    history.push(
+      { role: 'user', content: text, language },
+      { role: 'assistant', content: reply.text, language },
+    );
+  }
+  return replies;
+}
+
+const reply = (
+  text: string,
+  language: Language,
+  personality: Personality = 'default',
+  history: Turn[] = [],
+) => composeReply({ text, language, personality, history });
+
+describe('composeReply', () => {
+  describe('answers in the requested language', () => {
+    const spanish = [
+      'Hola',
+      'Estoy triste hoy',
+      '¿Qué puedes hacer?',
+      'Mi perro se llama Toby',
+      'gracias',
+      '¿Qué opinas del cine?',
+    ];
+    const english = [
+      'Hello',
+      'I feel sad today',
+      'What can you do?',
+      'My dog is called Toby',
+      'thanks',
+      'What do you think about films?',
+    ];
+    it.each(PERSONALITIES)('as %s', (personality) => {
+      for (const text of spanish)
+        expect(detectLanguage(reply(text, 'es', personality).text, 'en')).toBe('es');
+      for (const text of english)
+        expect(detectLanguage(reply(text, 'en', personality).text, 'es')).toBe('en');
+    });
+
+    it('with the words of that language', () => {
+      expect(reply('¿Quién eres?', 'es').text).toMatch(/Soy Alma|Me llamo Alma/);
+      expect(reply('Who are you?', 'en').text).toMatch(/I am Alma|My name is Alma/);
+      expect(reply('Hola', 'es', 'formal').text).toMatch(/usted|saludarle/);
+    });
+  });
+
+  it('gives each personality its own voice', () => {
+    for (const [text, language] of [
+      ['Hola', 'es'],
+      ['Estoy muy triste', 'es'],
+      ['Hello', 'en'],
+      ["I'm worried about tomorrow", 'en'],
+    ] as const) {
+      const texts = PERSONALITIES.map((personality) => reply(text, language, personality).text);
+      expect(new Set(texts).size).toBe(PERSONALITIES.length);
+    }
+  });
+
+  it('remembers the user name across turns', () => {
+    const es = converse(
+      ['Hola', 'Me llamo Lucía', 'Hoy fui al cine', 'Estuvo bien', '¿Te acuerdas de mí?'],
+      'es',
+    );
+    expect(es[1]?.text).toContain('Lucía');
+    expect(es.at(-1)?.text).toContain('Lucía');
+    const en = converse(
+      ['Hi', 'My name is Lucía', 'I went to the cinema', 'It was fine', 'Who am I?'],
+      'en',
+      'technical',
+    );
+    expect(en.at(-1)?.text).toContain('Lucía');
+  });
+
+  it('asks for the name when it does not know it, instead of guessing', () => {
+    expect(reply('¿Sabes cómo me llamo?', 'es').text).toMatch(/nombre|llamas/);
+    expect(reply("What's my name?", 'en').text).toMatch(/name/);
+  });
+
+  it('does not take "I\'m tired" for a name', () => {
+    const [, later] = converse(["I'm tired", 'who am I?'], 'en');
+    expect(later?.text).not.toMatch(/Tired/);
+  });
+
+  it('comes back to a topic mentioned earlier', () => {
+    const es = converse(['Mañana tengo el examen de historia', 'Gracias', 'Hola otra vez'], 'es');
+    expect(
+      es
+        .slice(1)
+        .map((r) => r.text)
+        .join(' '),
+    ).toMatch(/lo del examen/);
+    const en = converse(['My sister is visiting next week', 'ok', 'thanks'], 'en');
+    expect(
+      en
+        .slice(1)
+        .map((r) => r.text)
+        .join(' '),
+    ).toMatch(/your sister/);
+  });
+
+  it('never repeats a sentence over ten similar turns', () => {
+    const scripts: Record<Language, string[]> = {
+      es: [
+        'Estoy triste',
+        'Sigo triste',
+        'Hoy estoy muy triste',
+        'La verdad es que estoy triste',
+        'Me siento triste otra vez',
+        'Estoy triste por todo',
+        'Todavía estoy triste',
+        'Qué triste estoy',
+        'Estoy triste, no sé',
+        'Triste, como siempre',
+      ],
+      en: [
+        "I'm sad",
+        'Still sad',
+        "I'm really sad today",
+        'Honestly I feel sad',
+        'Feeling sad again',
+        "I'm sad about everything",
+        "I'm still sad",
+        'So sad',
+        "I'm sad, I don't know",
+        'Sad, as always',
+      ],
+    };
+    for (const language of ['es', 'en'] as const) {
+      for (const personality of PERSONALITIES) {
+        const sentences = converse(scripts[language], language, personality).flatMap((r) =>
+          splitSentences(r.text).map(normaliseSentence),
+        );
+        expect(new Set(sentences).size, `${language} ${personality}`).toBe(sentences.length);
+      }
+    }
+  });
+
+  it('says plainly that it cannot check the weather or invent facts', () => {
+    for (const personality of PERSONALITIES) {
+      const es = reply('¿Qué tiempo va a hacer mañana?', 'es', personality).text;
+      expect(es).toMatch(/el tiempo|al tiempo|del tiempo/);
+      expect(es).toMatch(/no puedo|no tengo|sin internet|no accedo/i);
+      const en = reply("What's the weather like today?", 'en', personality).text;
+      expect(en).toMatch(/the weather/);
+      expect(en).toMatch(/can't|cannot|no access|no way|don't/i);
+    }
+    expect(reply('Who won the football match yesterday?', 'en').text).toMatch(
+      /can't|cannot|no access|no way|rather not guess/i,
+    );
+  });
+
+  it('is honest about what it is', () => {
+    expect(reply('¿Eres una persona?', 'es').text).toMatch(/Alma/);
+    expect(reply('What can you do?', 'en').text).toMatch(/internet|offline/);
+  });
+
+  it('is deterministic', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'Hola, soy Marta', language: 'es' },
+      { role: 'assistant', content: '¡Un placer conocerte, Marta!', language: 'es' },
+    ];
+    const request = {
+      text: 'Estoy un poco cansada',
+      language: 'es',
+      personality: 'creative',
+      history,
+    } as const;
+    expect(composeReply(request)).toEqual(composeReply(request));
+  });
+
+  it('keeps replies short', () => {
+    for (const r of converse(
+      ['Hola', 'Me llamo Ana y estoy cansada', 'mi jefe me grita', '¿qué hago?', 'adiós'],
+      'es',
+    )) {
+      expect(splitSentences(r.text).length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  describe('emotion and gesture', () => {
+    it('comforts a sad message', () => {
+      const r = reply('Estoy muy triste, mi abuela está en el hospital', 'es');
+      expect(['sad', 'calm']).toContain(r.emotion);
+      expect(['comforting', 'kneeling']).toContain(r.gesture);
+    });
+
+    it('waves hello and goodbye', () => {
+      expect(reply('Hola', 'es').gesture).toBe('greeting');
+      expect(reply('Hello!', 'en').gesture).toBe('greeting');
+      expect(
+        reply('Adiós, hasta mañana', 'es', 'default', [{ role: 'user', content: 'Hola', language: 'es' }])
+          .gesture,
+      ).toBe('goodbye');
+      expect(reply('bye!', 'en').gesture).toBe('goodbye');
+    });
+
+    it('celebrates good news and laughs at a joke', () => {
+      expect(reply('¡Me han dado el trabajo! ¡Estoy feliz!', 'es').gesture).toMatch(/celebration|clapping/);
+      expect(reply('jajaja', 'es').gesture).toBe('laughing');
+    });
+
+    it('shakes its head at what it cannot do', () => {
+      expect(reply('What is the weather in Paris?', 'en').gesture).toBe('shaking');
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import type { RouteDef, RouteParsed, RouteResponse } from '@alma/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import { AppError } from '../lib/app-error.ts';
+import { languageFromHeader } from '../lib/language.ts';
+import { fieldErrors } from '../lib/validation.ts';
+
+export interface RouteContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The authenticated user's id; only set for routes declared with `auth: true`. */
+  userId: string;
+}
+
+export type RouteHandler<D> = (input: RouteParsed<D>, ctx: RouteContext) => Promise<RouteResponse<D>>;
+
+/**
+ * Registers a protocol route: validates params, query and body with the route's schemas (bad
+ * input → 400 `validation_failed` with the spec's field texts, nothing changed), authenticates
+ * when the route says so, and parses the result with the response schema — which also strips
+ * anything not declared (a password hash can never leak through a response).
+ */
+export function registerRoute<D extends RouteDef>(
+  app: FastifyInstance,
+  route: D,
+  handler: RouteHandler<D>,
+  options: Pick<RouteShorthandOptions, 'config' | 'bodyLimit'> = {},
+): void {
+  const urls = [route.path, ...(route.aliases ?? []).map((prefix) => `${prefix}${route.path}`)];
+  for (const url of urls) {
+    app.route({
+      method: route.method,
+      url,
+      ...options,
+      preHandler: route.auth ? app.authenticate : undefined,
+      handler: async (request, reply) => {
+        const language = languageFromHeader(request.headers['accept-language']);
+        const parse = (schema: z.ZodType | undefined, value: unknown, part: string): unknown => {
+          if (!schema) return undefined;
+          const result = schema.safeParse(value);
+          if (!result.success) {
+            throw new AppError('validation_failed', {
+              fields: fieldErrors(result.error, language, part === 'body' ? undefined : part),
+            });
+          }
+          return result.data;
+        };
+        const input = {
+          params: parse(route.params, request.params, 'params'),
+          query: parse(route.query, request.query, 'query'),
+          body: parse(route.body, request.body ?? undefined, 'body'),
+        } as RouteParsed<D>;
+        const result = await handler(input, { request, reply, userId: request.userId ?? '' });
+        void reply.code(route.status ?? 200);
+        return route.response.parse(result);
+      },
+    });
+  }
+}

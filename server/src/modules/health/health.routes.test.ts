@@ -1,0 +1,47 @@
+import { HealthSchema, PROTOCOL_VERSION } from '@alma/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+describe('GET /health', () => {
+  it('reports status, database and engines', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-request-id']).toBeTruthy();
+    const health = HealthSchema.parse(json(res));
+    expect(health).toMatchObject({
+      status: 'online',
+      protocolVersion: PROTOCOL_VERSION,
+      database: { kind: 'embedded', ok: true },
+    });
+    expect(health.engines.reply).toBe('builtin');
+  });
+
+  it('reports degraded when the database does not answer', async () => {
+    const ping = t.storage.ping.bind(t.storage);
+    t.storage.ping = async () => false; // the database is unreachable: a test double at that boundary
+    try {
+      const health = HealthSchema.parse(json(await t.app.inject({ method: 'GET', url: '/health' })));
+      expect(health).toMatchObject({ status: 'degraded', database: { ok: false } });
+    } finally {
+      t.storage.ping = ping;
+    }
+  });
+
+  it('answers unknown API paths with a JSON 404 in the caller language', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/nothing',
+      headers: { 'accept-language': 'en-GB,en;q=0.9' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(json(res)).toEqual({
+      error: { code: 'not_found', message: 'The requested resource was not found.' },
+    });
+  });
+});

@@ -1,0 +1,51 @@
+import fastifyStatic from '@fastify/static';
+import { errorMessage } from '@alma/protocol';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { languageFromHeader } from '../lib/language.ts';
+
+/** Paths that belong to the API: an unknown one answers a JSON 404, never the SPA page. */
+const API_PREFIXES = [
+  '/api/',
+  '/auth/',
+  '/chat/',
+  '/message',
+  '/health',
+  '/socket.io',
+  '/session/',
+  '/audio/',
+];
+
+/**
+ * Serves the built client with an SPA fallback: any other GET that accepts HTML gets index.html,
+ * and the client router takes over (unknown paths → / there, spec §2).
+ */
+export async function registerClient(app: FastifyInstance, clientDist: string): Promise<void> {
+  const hasClient = existsSync(join(clientDist, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, path) => {
+        // Vite fingerprints assets: cache them for a year; index.html must always revalidate.
+        void reply.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (hasClient && request.method === 'GET' && !isApi && wantsHtml) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const language = languageFromHeader(request.headers['accept-language']);
+    return reply
+      .code(404)
+      .send({ error: { code: 'not_found', message: errorMessage(language, 'not_found') } });
+  });
+}

@@ -1,0 +1,51 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../lib/app-error.ts';
+
+/** True for an allowed cross-origin caller, or the server's own origin (same-origin requests). */
+export function isAllowedOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
+  if (!origin) return true; // not a browser cross-origin request (curl, server-to-server, tests)
+  if (allowed.includes(origin)) return true;
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins: string[] }): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'", 'blob:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Lets the 3D viewer load models and audio from the same origin without COEP friction.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, !origin || opts.corsOrigins.includes(origin)),
+    credentials: true,
+  });
+  // Only routes that opt in (auth) are limited; see `authRateLimit`.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new AppError('rate_limited', { retryAfterMs: context.ttl }), { statusCode: 429 }),
+  });
+}
+
+export const authRateLimit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });

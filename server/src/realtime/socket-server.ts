@@ -1,0 +1,190 @@
+import {
+  CONNECTION_RECOVERY_MS,
+  errorMessage,
+  HandshakeAuthSchema,
+  PROTOCOL_VERSION,
+  ServerEvent,
+  clientEvents,
+  type Ack,
+  type ClientEventName,
+  type ClientPayloadParsed,
+  type ClientResult,
+  type ClientToServerEvents,
+  type ErrorBody,
+  type Language,
+  type ServerToClientEvents,
+} from '@alma/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { AppError, isAppError } from '../lib/app-error.ts';
+import { languageFromHeader } from '../lib/language.ts';
+import { fieldErrors } from '../lib/validation.ts';
+import { isAllowedOrigin } from '../plugins/security.ts';
+import { type Publisher, sessionRoom, userRoom } from './publisher.ts';
+import { createSocketRecorder } from './recorder.ts';
+
+export interface SocketData {
+  userId: string;
+  language: Language;
+}
+
+export type AlmaServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+export type AlmaSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+
+export interface HandlerContext {
+  socket: AlmaSocket;
+  userId: string;
+  language: Language;
+}
+
+type Handler<E extends ClientEventName> = (
+  payload: ClientPayloadParsed<E>,
+  ctx: HandlerContext,
+) => Promise<ClientResult<E>>;
+
+export type On = <E extends ClientEventName>(event: E, handler: Handler<E>) => void;
+/** A module's socket handlers, registered through the one wrapper below. */
+export type SocketHandlers = (on: On) => void;
+
+export interface SocketServerOptions {
+  corsOrigins: string[];
+  eventRateLimit: number;
+  recordDir: string | undefined;
+  verifyAccessToken: (token: string) => { sub: string };
+  status: () => Parameters<ServerToClientEvents['server:status']>[0];
+  log: FastifyBaseLogger;
+}
+
+const RATE_WINDOW_MS = 10_000;
+
+/**
+ * socket.io on the Fastify server (SPEC.md P-1…P-5): origin, token and protocol version are
+ * checked on every handshake, reconnects included (recovery does not skip middlewares); every
+ * payload is validated; handlers never throw; each socket is rate limited.
+ */
+export function createSocketServer(
+  httpServer: HttpServer,
+  opts: SocketServerOptions,
+): { io: AlmaServer; publisher: Publisher; addHandlers: (handlers: SocketHandlers) => void } {
+  const handlers: SocketHandlers[] = [];
+  const io: AlmaServer = new Server(httpServer, {
+    path: '/socket.io',
+    serveClient: false,
+    maxHttpBufferSize: 12 * 1024 * 1024, // a voice note (10 MB) plus framing
+    cors: { origin: opts.corsOrigins, credentials: true },
+    connectionStateRecovery: { maxDisconnectionDuration: CONNECTION_RECOVERY_MS, skipMiddlewares: false },
+    allowRequest: (req, callback) => {
+      const ok = isAllowedOrigin(req.headers.origin, req.headers.host, opts.corsOrigins);
+      callback(ok ? null : 'origin_not_allowed', ok);
+    },
+  });
+
+  io.use((socket, next) => {
+    const language = languageFromHeader(socket.handshake.headers['accept-language']);
+    const refuse = (code: ErrorBody['code']) => {
+      const error = new Error(code) as Error & { data: ErrorBody };
+      error.data = { code, message: errorMessage(language, code) };
+      next(error);
+    };
+    const auth = HandshakeAuthSchema.safeParse(socket.handshake.auth);
+    if (!auth.success) return refuse('unauthorized');
+    if (auth.data.protocolVersion !== PROTOCOL_VERSION) return refuse('protocol_mismatch');
+    try {
+      const claims = opts.verifyAccessToken(auth.data.token);
+      if (socket.recovered && socket.data.userId !== claims.sub) return refuse('unauthorized');
+      socket.data.userId = claims.sub;
+      socket.data.language = language;
+      next();
+    } catch (error) {
+      refuse(isAppError(error) ? error.code : 'unauthorized');
+    }
+  });
+
+  const recorder = opts.recordDir ? createSocketRecorder(opts.recordDir, opts.log) : undefined;
+
+  io.on('connection', (socket) => {
+    const { userId } = socket.data;
+    if (!socket.recovered) void socket.join(userRoom(userId));
+    const recording = recorder?.attach(socket);
+    const bucket = { windowStart: Date.now(), count: 0 };
+
+    const on: On = (event, handler) => {
+      const schema = clientEvents[event].payload;
+      // socket.io's typed `on` cannot see through the mapped event type; the wrapper restores it.
+      (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(
+        event,
+        (payload: unknown, ack: unknown) => {
+          const respond = (result: Ack<unknown>) => {
+            recording?.ack(event, result);
+            if (typeof ack === 'function') (ack as (result: Ack<unknown>) => void)(result);
+          };
+          const language = socket.data.language;
+          const fail = (error: AppError) => {
+            const body: ErrorBody = { code: error.code, message: errorMessage(language, error.code) };
+            if (error.options.fields) body.errors = error.options.fields;
+            if (error.options.retryAfterMs !== undefined) body.retryAfterMs = error.options.retryAfterMs;
+            respond({ ok: false, error: body });
+          };
+          const now = Date.now();
+          if (now - bucket.windowStart >= RATE_WINDOW_MS) {
+            bucket.windowStart = now;
+            bucket.count = 0;
+          }
+          if (++bucket.count > opts.eventRateLimit) {
+            fail(new AppError('rate_limited', { retryAfterMs: bucket.windowStart + RATE_WINDOW_MS - now }));
+            return;
+          }
+          const parsed = schema.safeParse(payload);
+          if (!parsed.success) {
+            fail(new AppError('invalid_payload', { fields: fieldErrors(parsed.error, language) }));
+            return;
+          }
+          handler(parsed.data as never, { socket, userId, language })
+            .then((data) => respond({ ok: true, data }))
+            .catch((error: unknown) => {
+              if (isAppError(error)) return fail(error);
+              opts.log.error({ err: error, event }, 'socket handler failed');
+              fail(new AppError('server_error'));
+            });
+        },
+      );
+    };
+    for (const register of handlers) register(on);
+    // Anything else the client emits (unknown events) is answered, never left hanging.
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (Object.hasOwn(clientEvents, event)) return;
+      const ack = args.at(-1);
+      if (typeof ack === 'function') {
+        (ack as (r: Ack<never>) => void)({
+          ok: false,
+          error: { code: 'invalid_payload', message: errorMessage(socket.data.language, 'invalid_payload') },
+        });
+      }
+    });
+    socket.emit(ServerEvent.serverStatus, opts.status());
+  });
+
+  const publisher: Publisher = {
+    toSession(sessionId, event, payload, options) {
+      const target = options?.exceptSocketId
+        ? io.to(sessionRoom(sessionId)).except(options.exceptSocketId)
+        : io.to(sessionRoom(sessionId));
+      (target.emit as (event: string, payload: unknown) => boolean)(event, payload);
+    },
+    toUser(userId, event, payload) {
+      (io.to(userRoom(userId)).emit as (event: string, payload: unknown) => boolean)(event, payload);
+    },
+  };
+  return { io, publisher, addHandlers: (h) => handlers.push(h) };
+}

@@ -1,0 +1,78 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openStorage } from './storage/index.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+/** Opens storage, builds the app and listens. `close` drains replies, sockets, then the database. */
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const storage = await openStorage({
+    mongodbUri: config.mongodbUri,
+    mongodbDbName: config.mongodbDb,
+    dataDir: config.dataDir,
+  });
+  const { app } = await buildApp({ config, storage });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    config,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await storage.close();
+      })()),
+  };
+}
+
+async function main(): Promise<void> {
+  let server: RunningServer;
+  try {
+    server = await startServer();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  console.info(
+    `Alma is running on ${server.url} (database: ${server.config.mongodbUri ? 'mongodb' : 'embedded'})`,
+  );
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    if (++signals > 1) process.exit(1); // a second Ctrl+C: stop waiting
+    console.info(`${signal}: finishing replies in flight, then closing`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+// Run only as the entry point (bundled dist/server.js or `tsx src/server.ts`), not when imported.
+const entry = process.argv[1] ?? '';
+if (/server\.(ts|js)$/.test(entry) && import.meta.url.endsWith(entry.split('/').pop() ?? '')) {
+  void main();
+}

@@ -1,0 +1,674 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'libsql';
+import { MongoClient } from 'mongodb';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openEmbeddedStorage } from './embedded/index.ts';
+import { MIGRATIONS, migrate } from './embedded/migrations.ts';
+import { openMongoStorage } from './mongodb/index.ts';
+import { openStorage } from './index.ts';
+import {
+  DuplicateKeyError,
+  type NewMessage,
+  type NewUser,
+  type RefreshTokenRecord,
+  type SessionRecord,
+  type Storage,
+} from './types.ts';
+
+/**
+ * The storage contract: one suite per repository, run against every implementation. What it
+ * asserts is what services may rely on; anything an implementation does beyond it is not promised.
+ */
+
+/** ISO time `seconds` after a fixed origin, so tests are deterministic and ordered. */
+const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1) + seconds * 1000).toISOString();
+const pad = (n: number) => String(n).padStart(4, '0');
+
+function newUser(n: number, overrides: Partial<NewUser> = {}): NewUser {
+  return {
+    id: `user-${pad(n)}`,
+    name: `User ${n}`,
+    email: `user${n}@example.com`,
+    passwordHash: `hash-${n}`,
+    plan: 'free',
+    role: 'user',
+    language: 'es',
+    theme: 'dark',
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+function newSession(userId: string, n: number, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    sessionId: `session-${pad(n)}`,
+    userId,
+    title: `Session ${n}`,
+    personality: 'default',
+    createdAt: at(n),
+    updatedAt: at(n),
+    ...overrides,
+  };
+}
+
+/** Message `n` of a session: its id and time both grow with n, as UUIDv7 ids do. */
+function newMessage(
+  userId: string,
+  sessionId: string,
+  n: number,
+  overrides: Partial<NewMessage> = {},
+): NewMessage {
+  return {
+    _id: `${sessionId}-message-${pad(n)}`,
+    sessionId,
+    userId,
+    role: 'user',
+    content: `message ${n}`,
+    createdAt: at(n),
+    clientMessageId: null,
+    replyTo: null,
+    emotion: null,
+    emotionAnalysis: null,
+    language: null,
+    userLanguage: null,
+    personality: null,
+    audioUrl: null,
+    isComplete: true,
+    ...overrides,
+  };
+}
+
+function newToken(
+  userId: string,
+  name: string,
+  overrides: Partial<RefreshTokenRecord> = {},
+): RefreshTokenRecord {
+  return {
+    tokenHash: `hash-of-${name}`,
+    userId,
+    familyId: 'family-1',
+    expiresAt: at(86_400),
+    createdAt: at(0),
+    revokedAt: null,
+    replacedBy: null,
+    ...overrides,
+  };
+}
+
+/** Every key at any depth: a driver's extra fields must never reach callers. */
+function keysDeep(value: unknown, keys = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) keysDeep(item, keys);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      keys.add(key);
+      keysDeep(child, keys);
+    }
+  }
+  return keys;
+}
+
+export function describeStorageContract(name: string, open: () => Promise<Storage>): void {
+  describe(`${name} storage contract`, () => {
+    let storage: Storage;
+    beforeEach(async () => {
+      storage = await open();
+    });
+    afterEach(async () => {
+      await storage.close();
+    });
+
+    /** A stored user and one of their sessions, the usual starting point. */
+    async function givenUserWithSession(n: number) {
+      const user = await storage.users.create(newUser(n));
+      const session = newSession(user.id, n);
+      await storage.sessions.create(session);
+      return { userId: user.id, sessionId: session.sessionId };
+    }
+
+    describe('users', () => {
+      it('creates a user with the profile defaults and reads it back by id', async () => {
+        const created = await storage.users.create(newUser(1));
+        const expected = {
+          ...newUser(1),
+          bio: '',
+          emailNotifications: true,
+          pushNotifications: true,
+          avatar: null,
+          stripeCustomerId: null,
+        };
+        expect(created).toStrictEqual(expected);
+        expect(await storage.users.findById('user-0001')).toStrictEqual(expected);
+      });
+
+      it('stores emails lower-case and finds them whatever their case', async () => {
+        await storage.users.create(newUser(1, { email: 'Ana.Garcia@Example.COM' }));
+        expect((await storage.users.findByEmail('ana.garcia@example.com'))?.id).toBe('user-0001');
+        expect((await storage.users.findByEmail('ANA.GARCIA@EXAMPLE.COM'))?.email).toBe(
+          'ana.garcia@example.com',
+        );
+      });
+
+      it('refuses a second account with the same email, in any case', async () => {
+        await storage.users.create(newUser(1, { email: 'ana@example.com' }));
+        const attempt = storage.users.create(newUser(2, { email: 'ANA@example.com' }));
+        await expect(attempt).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(attempt).rejects.toMatchObject({ key: 'email' });
+        expect(await storage.users.findById('user-0002')).toBeNull();
+      });
+
+      it('reads an unknown id or email as null', async () => {
+        expect(await storage.users.findById('nobody')).toBeNull();
+        expect(await storage.users.findByEmail('nobody@example.com')).toBeNull();
+      });
+    });
+
+    describe('refresh tokens', () => {
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('stores a token and finds it by hash', async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        expect(await storage.refreshTokens.findByHash('hash-of-a')).toStrictEqual(newToken('user-0001', 'a'));
+        expect(await storage.refreshTokens.findByHash('hash-of-unknown')).toBeNull();
+      });
+
+      it('rotates a token once only: a second rotation (reuse or race) loses', async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        expect(await storage.refreshTokens.markRotated('hash-of-a', 'hash-of-b', at(10))).toBe(true);
+        expect(await storage.refreshTokens.markRotated('hash-of-a', 'hash-of-c', at(20))).toBe(false);
+        expect(await storage.refreshTokens.findByHash('hash-of-a')).toMatchObject({
+          revokedAt: at(10),
+          replacedBy: 'hash-of-b',
+        });
+      });
+
+      it('lets only one of several concurrent rotations win', async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        const results = await Promise.all(
+          ['b', 'c', 'd', 'e'].map((next) =>
+            storage.refreshTokens.markRotated('hash-of-a', `hash-of-${next}`, at(10)),
+          ),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('does not rotate an unknown or revoked token', async () => {
+        expect(await storage.refreshTokens.markRotated('hash-of-unknown', 'hash-of-b', at(10))).toBe(false);
+        await storage.refreshTokens.insert(newToken('user-0001', 'a', { revokedAt: at(5) }));
+        expect(await storage.refreshTokens.markRotated('hash-of-a', 'hash-of-b', at(10))).toBe(false);
+      });
+
+      it('revokes a whole family, keeping earlier revocation times and other families', async () => {
+        await storage.refreshTokens.insert(
+          newToken('user-0001', 'a', { revokedAt: at(5), replacedBy: 'hash-of-b' }),
+        );
+        await storage.refreshTokens.insert(newToken('user-0001', 'b'));
+        await storage.refreshTokens.insert(newToken('user-0001', 'other', { familyId: 'family-2' }));
+
+        await storage.refreshTokens.revokeFamily('family-1', at(10));
+
+        expect((await storage.refreshTokens.findByHash('hash-of-a'))?.revokedAt).toBe(at(5));
+        expect((await storage.refreshTokens.findByHash('hash-of-b'))?.revokedAt).toBe(at(10));
+        expect((await storage.refreshTokens.findByHash('hash-of-other'))?.revokedAt).toBeNull();
+      });
+
+      it("revokes all of one user's tokens and no one else's", async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        await storage.refreshTokens.insert(newToken('user-0001', 'b', { familyId: 'family-2' }));
+        await storage.refreshTokens.insert(newToken('user-0002', 'c', { familyId: 'family-3' }));
+
+        await storage.refreshTokens.revokeAllForUser('user-0001', at(10));
+
+        expect((await storage.refreshTokens.findByHash('hash-of-a'))?.revokedAt).toBe(at(10));
+        expect((await storage.refreshTokens.findByHash('hash-of-b'))?.revokedAt).toBe(at(10));
+        expect((await storage.refreshTokens.findByHash('hash-of-c'))?.revokedAt).toBeNull();
+      });
+    });
+
+    describe('sessions', () => {
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('creates a session and finds it, without its owner and with no messages', async () => {
+        const expected = {
+          sessionId: 'session-0001',
+          title: 'Session 1',
+          personality: 'default',
+          createdAt: at(1),
+          updatedAt: at(1),
+          messageCount: 0,
+        };
+        expect(await storage.sessions.create(newSession('user-0001', 1))).toStrictEqual(expected);
+        expect(await storage.sessions.find('user-0001', 'session-0001')).toStrictEqual(expected);
+        expect(await storage.sessions.find('user-0001', 'session-unknown')).toBeNull();
+      });
+
+      it('keeps a title of null', async () => {
+        await storage.sessions.create(newSession('user-0001', 1, { title: null }));
+        expect((await storage.sessions.find('user-0001', 'session-0001'))?.title).toBeNull();
+      });
+
+      it('counts the messages of a session', async () => {
+        await storage.sessions.create(newSession('user-0001', 1));
+        await storage.sessions.create(newSession('user-0001', 2));
+        for (const n of [1, 2, 3]) await storage.messages.insert(newMessage('user-0001', 'session-0001', n));
+        await storage.messages.insert(newMessage('user-0001', 'session-0002', 1));
+
+        expect((await storage.sessions.find('user-0001', 'session-0001'))?.messageCount).toBe(3);
+        const counts = (await storage.sessions.list('user-0001')).map((s) => [s.sessionId, s.messageCount]);
+        expect(counts).toEqual([
+          ['session-0002', 1],
+          ['session-0001', 3],
+        ]);
+      });
+
+      it("lists one user's sessions, most recently updated first, ties by id descending", async () => {
+        await storage.sessions.create(newSession('user-0001', 1, { updatedAt: at(50) }));
+        await storage.sessions.create(newSession('user-0001', 2, { updatedAt: at(10) }));
+        await storage.sessions.create(newSession('user-0001', 3, { updatedAt: at(50) }));
+        await storage.sessions.create(newSession('user-0002', 4, { updatedAt: at(99) }));
+
+        const ids = (await storage.sessions.list('user-0001')).map((s) => s.sessionId);
+        expect(ids).toEqual(['session-0003', 'session-0001', 'session-0002']);
+        expect(await storage.sessions.list('user-unknown')).toEqual([]);
+      });
+
+      it('updates only the fields in the patch', async () => {
+        await storage.sessions.create(newSession('user-0001', 1));
+
+        const renamed = await storage.sessions.update('user-0001', 'session-0001', { title: 'Renamed' });
+        expect(renamed).toMatchObject({ title: 'Renamed', personality: 'default', updatedAt: at(1) });
+
+        const changed = await storage.sessions.update('user-0001', 'session-0001', {
+          personality: 'formal',
+          updatedAt: at(30),
+        });
+        expect(changed).toMatchObject({ title: 'Renamed', personality: 'formal', updatedAt: at(30) });
+
+        const cleared = await storage.sessions.update('user-0001', 'session-0001', { title: null });
+        expect(cleared).toMatchObject({ title: null, personality: 'formal', updatedAt: at(30) });
+
+        expect(await storage.sessions.update('user-0001', 'session-0001', {})).toStrictEqual(cleared);
+        expect(await storage.sessions.find('user-0001', 'session-0001')).toStrictEqual(cleared);
+      });
+
+      it('returns the message count with an update', async () => {
+        await storage.sessions.create(newSession('user-0001', 1));
+        await storage.messages.insert(newMessage('user-0001', 'session-0001', 1));
+        const updated = await storage.sessions.update('user-0001', 'session-0001', { title: 'x' });
+        expect(updated?.messageCount).toBe(1);
+      });
+
+      it("treats another user's session as absent: find, update and delete do nothing", async () => {
+        await storage.sessions.create(newSession('user-0001', 1));
+        const before = await storage.sessions.find('user-0001', 'session-0001');
+
+        expect(await storage.sessions.find('user-0002', 'session-0001')).toBeNull();
+        expect(await storage.sessions.update('user-0002', 'session-0001', { title: 'mine now' })).toBeNull();
+        expect(await storage.sessions.delete('user-0002', 'session-0001')).toBe(false);
+        expect(await storage.sessions.list('user-0002')).toEqual([]);
+
+        expect(await storage.sessions.find('user-0001', 'session-0001')).toStrictEqual(before);
+      });
+
+      it('deletes a session together with its messages, and only once', async () => {
+        await storage.sessions.create(newSession('user-0001', 1));
+        await storage.sessions.create(newSession('user-0001', 2));
+        await storage.messages.insert(newMessage('user-0001', 'session-0001', 1, { clientMessageId: 'c-1' }));
+        await storage.messages.insert(newMessage('user-0001', 'session-0001', 2));
+        await storage.messages.insert(newMessage('user-0001', 'session-0002', 3));
+
+        expect(await storage.sessions.delete('user-0001', 'session-0001')).toBe(true);
+
+        expect(await storage.sessions.find('user-0001', 'session-0001')).toBeNull();
+        expect(await storage.messages.page('user-0001', 'session-0001', 1, 50)).toEqual({
+          items: [],
+          total: 0,
+        });
+        expect(await storage.messages.findByClientMessageId('user-0001', 'c-1')).toBeNull();
+        expect(await storage.messages.countByUser('user-0001')).toBe(1);
+        expect(await storage.sessions.delete('user-0001', 'session-0001')).toBe(false);
+      });
+    });
+
+    describe('messages', () => {
+      it('stores a message and returns it as read back, without its owner', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const input = newMessage(userId, sessionId, 1, {
+          role: 'assistant',
+          replyTo: 'some-user-message',
+          emotion: 'happy',
+          emotionAnalysis: { emotion: 'happy', intensity: 0.75, confidence: 0.5 },
+          language: 'en',
+          userLanguage: 'es',
+          personality: 'creative',
+          audioUrl: '/audio/1.mp3',
+          isComplete: false,
+        });
+        const { userId: _owner, ...expected } = input;
+
+        const { message, duplicate } = await storage.messages.insert(input);
+
+        expect(duplicate).toBe(false);
+        expect(message).toStrictEqual(expected);
+        expect((await storage.messages.page(userId, sessionId, 1, 50)).items).toStrictEqual([expected]);
+      });
+
+      it('stores a resent clientMessageId once and returns the first message (SPEC.md C-2)', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const first = await storage.messages.insert(
+          newMessage(userId, sessionId, 1, { clientMessageId: 'c-1' }),
+        );
+
+        const again = await storage.messages.insert(
+          newMessage(userId, sessionId, 2, { clientMessageId: 'c-1', content: 'the resend' }),
+        );
+
+        expect(again).toStrictEqual({ message: first.message, duplicate: true });
+        expect(await storage.messages.countByUser(userId)).toBe(1);
+        expect(await storage.messages.findByClientMessageId(userId, 'c-1')).toStrictEqual(first.message);
+      });
+
+      it('scopes clientMessageId per user and never dedupes messages without one', async () => {
+        const one = await givenUserWithSession(1);
+        const two = await givenUserWithSession(2);
+        await storage.messages.insert(newMessage(one.userId, one.sessionId, 1, { clientMessageId: 'c-1' }));
+        const other = await storage.messages.insert(
+          newMessage(two.userId, two.sessionId, 1, { clientMessageId: 'c-1' }),
+        );
+        await storage.messages.insert(newMessage(one.userId, one.sessionId, 2));
+        const reply = await storage.messages.insert(newMessage(one.userId, one.sessionId, 3));
+
+        expect(other.duplicate).toBe(false);
+        expect(reply.duplicate).toBe(false);
+        expect(await storage.messages.countByUser(one.userId)).toBe(3);
+        expect(await storage.messages.findByClientMessageId(two.userId, 'c-1')).toStrictEqual(other.message);
+        expect(await storage.messages.findByClientMessageId(one.userId, 'c-unknown')).toBeNull();
+      });
+
+      it('refuses a second message with the same _id', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.messages.insert(newMessage(userId, sessionId, 1));
+        await expect(
+          storage.messages.insert(newMessage(userId, sessionId, 1, { clientMessageId: 'c-new' })),
+        ).rejects.toThrow();
+      });
+
+      describe('paging 120 messages by 50', () => {
+        let userId: string;
+        let sessionId: string;
+        const contents = (items: { content: string }[]) => items.map((m) => m.content);
+        const range = (from: number, to: number) =>
+          Array.from({ length: to - from + 1 }, (_, i) => `message ${from + i}`);
+
+        beforeEach(async () => {
+          ({ userId, sessionId } = await givenUserWithSession(1));
+          // Inserted newest first, so order can only come from (createdAt, _id).
+          for (let n = 120; n >= 1; n--) await storage.messages.insert(newMessage(userId, sessionId, n));
+        });
+
+        it('page 1 is the newest 50, oldest first', async () => {
+          const page = await storage.messages.page(userId, sessionId, 1, 50);
+          expect(page.total).toBe(120);
+          expect(contents(page.items)).toEqual(range(71, 120));
+        });
+
+        it('page 2 is the 50 before them', async () => {
+          expect(contents((await storage.messages.page(userId, sessionId, 2, 50)).items)).toEqual(
+            range(21, 70),
+          );
+        });
+
+        it('page 3 is the oldest 20, and page 4 is empty', async () => {
+          expect(contents((await storage.messages.page(userId, sessionId, 3, 50)).items)).toEqual(
+            range(1, 20),
+          );
+          expect(await storage.messages.page(userId, sessionId, 4, 50)).toEqual({ items: [], total: 120 });
+        });
+
+        it('recent(limit) is the last messages, oldest first', async () => {
+          expect(contents(await storage.messages.recent(userId, sessionId, 3))).toEqual(range(118, 120));
+          expect(await storage.messages.recent(userId, sessionId, 500)).toHaveLength(120);
+        });
+
+        it("reads another user's session as empty", async () => {
+          await storage.users.create(newUser(2));
+          expect(await storage.messages.page('user-0002', sessionId, 1, 50)).toEqual({ items: [], total: 0 });
+          expect(await storage.messages.recent('user-0002', sessionId, 10)).toEqual([]);
+        });
+      });
+
+      it('orders by createdAt, then by _id among messages of the same time', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.messages.insert(newMessage(userId, sessionId, 1, { _id: 'b', createdAt: at(5) }));
+        await storage.messages.insert(newMessage(userId, sessionId, 2, { _id: 'z', createdAt: at(1) }));
+        await storage.messages.insert(newMessage(userId, sessionId, 3, { _id: 'a', createdAt: at(5) }));
+
+        const ids = (messages: { _id: string }[]) => messages.map((m) => m._id);
+        expect(ids(await storage.messages.recent(userId, sessionId, 10))).toEqual(['z', 'a', 'b']);
+        expect(ids((await storage.messages.page(userId, sessionId, 1, 2)).items)).toEqual(['a', 'b']);
+        expect(ids((await storage.messages.page(userId, sessionId, 2, 2)).items)).toEqual(['z']);
+      });
+
+      it('refuses a page or size below 1 instead of reading it as "no limit"', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await expect(storage.messages.page(userId, sessionId, 0, 50)).rejects.toBeInstanceOf(RangeError);
+        await expect(storage.messages.page(userId, sessionId, 1, 0)).rejects.toBeInstanceOf(RangeError);
+        await expect(storage.messages.recent(userId, sessionId, 0)).rejects.toBeInstanceOf(RangeError);
+      });
+
+      it('finds the reply stored for a user message, for its owner only', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.users.create(newUser(2));
+        const question = await storage.messages.insert(
+          newMessage(userId, sessionId, 1, { clientMessageId: 'c-1' }),
+        );
+        const reply = await storage.messages.insert(
+          newMessage(userId, sessionId, 2, { role: 'assistant', replyTo: question.message._id }),
+        );
+
+        expect(await storage.messages.findReplyTo(userId, question.message._id)).toStrictEqual(reply.message);
+        expect(await storage.messages.findReplyTo('user-0002', question.message._id)).toBeNull();
+        expect(await storage.messages.findReplyTo(userId, reply.message._id)).toBeNull();
+      });
+
+      it("counts a user's messages across sessions", async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.sessions.create(newSession(userId, 2));
+        await storage.messages.insert(newMessage(userId, sessionId, 1));
+        await storage.messages.insert(newMessage(userId, 'session-0002', 1));
+        expect(await storage.messages.countByUser(userId)).toBe(2);
+        expect(await storage.messages.countByUser('user-unknown')).toBe(0);
+      });
+    });
+
+    describe('the store', () => {
+      it('answers ping while open, and not after close', async () => {
+        expect(await storage.ping()).toBe(true);
+        await storage.close();
+        expect(await storage.ping()).toBe(false);
+      });
+
+      it('returns plain objects only: no driver fields at any depth', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.refreshTokens.insert(newToken(userId, 'a'));
+        const stored = await storage.messages.insert(
+          newMessage(userId, sessionId, 1, {
+            clientMessageId: 'c-1',
+            emotionAnalysis: { emotion: 'calm', intensity: 0.2, confidence: 0.9 },
+          }),
+        );
+        await storage.messages.insert(newMessage(userId, sessionId, 2, { replyTo: stored.message._id }));
+
+        const accounts = [
+          await storage.users.findById(userId),
+          await storage.users.findByEmail('user1@example.com'),
+          await storage.refreshTokens.findByHash('hash-of-a'),
+        ];
+        const sessions = [
+          await storage.sessions.find(userId, sessionId),
+          await storage.sessions.list(userId),
+          await storage.sessions.update(userId, sessionId, { title: 'x' }),
+        ];
+        const messages = [
+          await storage.messages.insert(newMessage(userId, sessionId, 3, { clientMessageId: 'c-1' })),
+          await storage.messages.findByClientMessageId(userId, 'c-1'),
+          await storage.messages.findReplyTo(userId, stored.message._id),
+          await storage.messages.page(userId, sessionId, 1, 50),
+          await storage.messages.recent(userId, sessionId, 50),
+        ];
+        const everything = [...accounts, ...sessions, ...messages];
+
+        expect(everything.every((value) => value !== null)).toBe(true);
+        expect(JSON.stringify(everything)).not.toContain('_metadata');
+        expect(keysDeep(everything).has('_metadata')).toBe(false);
+        // Only messages have an `_id`; sessions and messages leave their owner implied by the query.
+        expect(keysDeep([...accounts, ...sessions]).has('_id')).toBe(false);
+        expect(keysDeep([...sessions, ...messages]).has('userId')).toBe(false);
+      });
+    });
+  });
+}
+
+describe('embedded (SQLite through libsql)', () => {
+  let directory: string;
+  let files = 0;
+  const nextFile = () => join(directory, `store-${++files}.db`);
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'alma-storage-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  describeStorageContract('embedded', async () => openEmbeddedStorage({ file: nextFile() }));
+
+  it('also runs in memory', async () => {
+    const storage = openEmbeddedStorage({ file: ':memory:' });
+    await storage.users.create(newUser(1));
+    expect(await storage.users.findById('user-0001')).not.toBeNull();
+    await storage.close();
+  });
+
+  it('keeps its data across close and reopen of the same file', async () => {
+    const file = nextFile();
+    const first = openEmbeddedStorage({ file });
+    await first.users.create(newUser(1));
+    await first.sessions.create(newSession('user-0001', 1));
+    await first.messages.insert(newMessage('user-0001', 'session-0001', 1, { clientMessageId: 'c-1' }));
+    await first.close();
+
+    const second = openEmbeddedStorage({ file });
+    expect(await second.users.findByEmail('user1@example.com')).not.toBeNull();
+    expect((await second.sessions.find('user-0001', 'session-0001'))?.messageCount).toBe(1);
+    expect(
+      (await second.messages.insert(newMessage('user-0001', 'session-0001', 2, { clientMessageId: 'c-1' })))
+        .duplicate,
+    ).toBe(true);
+    await second.close();
+  });
+
+  it('keeps every acknowledged write when its process is killed (kill -9)', async () => {
+    const file = nextFile();
+    const count = 25;
+    const writer = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./embedded/kill-writer.fixture.ts', import.meta.url)),
+        file,
+        String(count),
+      ],
+      // tsx resolves from the repository, whatever directory the tests run from.
+      { cwd: fileURLToPath(new URL('.', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const acknowledged: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          if (line === 'done') {
+            writer.kill('SIGKILL');
+            resolve();
+          } else acknowledged.push(line);
+        }
+      });
+      writer.on('exit', (code) => reject(new Error(`writer exited before it was killed (${code})`)));
+    });
+    await new Promise((resolve) => writer.once('close', resolve));
+
+    expect(acknowledged).toHaveLength(count);
+    const storage = openEmbeddedStorage({ file });
+    const { items } = await storage.messages.page('user-0001', 'session-0001', 1, 100);
+    expect(items.map((m) => m._id)).toEqual(acknowledged);
+    await storage.close();
+  });
+
+  it('applies each migration once, however often it is opened', async () => {
+    const file = nextFile();
+    for (let i = 0; i < 3; i++) await openEmbeddedStorage({ file }).close();
+
+    const db = new Database(file);
+    migrate(db);
+    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as {
+      version: number;
+    }[];
+    expect(versions.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(db.prepare('PRAGMA journal_mode').get()).toMatchObject({ journal_mode: 'wal' });
+    db.close();
+  });
+
+  it('refuses a database migrated by a newer release', async () => {
+    const file = nextFile();
+    await openEmbeddedStorage({ file }).close();
+    const db = new Database(file);
+    db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 'x')",
+    ).run();
+    db.close();
+    expect(() => openEmbeddedStorage({ file })).toThrow(/newer than this server knows/);
+  });
+
+  it('openStorage picks it without MONGODB_URI and creates DATA_DIR', async () => {
+    const dataDir = join(directory, 'data-dir', 'nested');
+    const storage = await openStorage({ dataDir });
+    expect(storage.kind).toBe('embedded');
+    expect(await storage.ping()).toBe(true);
+    await storage.close();
+  });
+});
+
+const mongoUri = process.env['MONGODB_URI'];
+if (!mongoUri) console.info('MongoDB contract suite skipped: set MONGODB_URI to run it');
+
+describe.skipIf(!mongoUri)('mongodb (needs MONGODB_URI)', () => {
+  // Each test gets its own database, dropped at the end, so runs never see each other's data.
+  const databases: string[] = [];
+  afterAll(async () => {
+    if (!mongoUri) return;
+    const client = await MongoClient.connect(mongoUri);
+    for (const name of databases) await client.db(name).dropDatabase();
+    await client.close();
+  });
+
+  describeStorageContract('mongodb', async () => {
+    if (!mongoUri) throw new Error('MONGODB_URI is not set');
+    const dbName = `alma_contract_${process.pid}_${databases.length + 1}`;
+    databases.push(dbName);
+    return openMongoStorage({ uri: mongoUri, dbName });
+  });
+});

@@ -1,0 +1,57 @@
+import Database from 'libsql';
+import type { Storage } from '../types.ts';
+import { migrate } from './migrations.ts';
+import { createMessageRepository } from './messages.ts';
+import { createRefreshTokenRepository } from './refresh-tokens.ts';
+import { createSessionRepository } from './sessions.ts';
+import { prepare } from './sql.ts';
+import { createUserRepository } from './users.ts';
+
+/** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The default store: SQLite through libsql in one file (`:memory:` for throwaway use). The driver
+ * is synchronous; the repositories are async only to match the interface the MongoDB store needs.
+ * All repositories share one connection: a synchronous call runs to its end, so one repository's
+ * transaction never interleaves with another's statements.
+ */
+export function openEmbeddedStorage({ file }: { file: string }): Storage {
+  const db = new Database(file);
+  try {
+    // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so
+    // a write that was acknowledged survives kill -9 and power loss (NORMAL would not).
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    // Per connection in SQLite and off by default; the schema's ON DELETE CASCADE relies on it.
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  // Statements are prepared after migrating: they need the tables to exist.
+  const select1 = prepare(db, 'SELECT 1 AS ok');
+  return {
+    kind: 'embedded',
+    users: createUserRepository(db),
+    refreshTokens: createRefreshTokenRepository(db),
+    sessions: createSessionRepository(db),
+    messages: createMessageRepository(db),
+    async ping() {
+      // libsql's prepared statements keep answering after close(), so ask the handle first.
+      if (!db.open) return false;
+      try {
+        select1.get({});
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

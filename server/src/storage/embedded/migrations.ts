@@ -1,0 +1,130 @@
+import type Database from 'libsql';
+import { prepare } from './sql.ts';
+
+/**
+ * The embedded schema, as an append-only list: a migration once shipped is never edited, a change
+ * is a new entry. Each runs in its own transaction together with its row in `schema_migrations`,
+ * so a crash leaves the database either before or after it, never halfway.
+ *
+ * Conventions: times are ISO-8601 UTC strings as the caller produces them, so text order is time
+ * order; booleans are 0/1; JSON is text checked with json_valid. STRICT tables refuse a value of
+ * the wrong type instead of silently storing it.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        -- Lower-cased by the repository; the check keeps a direct write from breaking uniqueness.
+        email TEXT NOT NULL UNIQUE CHECK (email = lower(email)),
+        password_hash TEXT NOT NULL,
+        bio TEXT NOT NULL,
+        language TEXT NOT NULL,
+        theme TEXT NOT NULL,
+        email_notifications INTEGER NOT NULL CHECK (email_notifications IN (0, 1)),
+        push_notifications INTEGER NOT NULL CHECK (push_notifications IN (0, 1)),
+        plan TEXT NOT NULL,
+        role TEXT NOT NULL,
+        avatar TEXT,
+        stripe_customer_id TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        family_id TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        replaced_by TEXT
+      ) STRICT;
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+      CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id);
+
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        title TEXT,
+        personality TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      -- Serves the owner's list in its order.
+      CREATE INDEX sessions_owner ON sessions (user_id, updated_at DESC, session_id DESC);
+
+      CREATE TABLE messages (
+        _id TEXT PRIMARY KEY,
+        -- Deleting a session deletes its messages.
+        session_id TEXT NOT NULL REFERENCES sessions (session_id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        client_message_id TEXT,
+        reply_to TEXT,
+        emotion TEXT,
+        emotion_analysis TEXT CHECK (emotion_analysis IS NULL OR json_valid(emotion_analysis)),
+        language TEXT,
+        user_language TEXT,
+        personality TEXT,
+        audio_url TEXT,
+        is_complete INTEGER NOT NULL CHECK (is_complete IN (0, 1))
+      ) STRICT;
+      -- A retried send is stored once (SPEC.md C-2); replies carry no client id and are not limited.
+      CREATE UNIQUE INDEX messages_client_id ON messages (user_id, client_message_id)
+        WHERE client_message_id IS NOT NULL;
+      -- Message order everywhere is (created_at, _id): ids are time-ordered and break ties.
+      CREATE INDEX messages_order ON messages (session_id, created_at, _id);
+      -- Serves per-user counts, and per-session counts without visiting rows.
+      CREATE INDEX messages_user ON messages (user_id, session_id);
+      CREATE INDEX messages_reply_to ON messages (reply_to) WHERE reply_to IS NOT NULL;
+    `,
+  },
+];
+
+/**
+ * Applies the migrations this database has not seen. Safe to run on every open, and from several
+ * processes at once: each migration takes the write lock (BEGIN IMMEDIATE) and re-reads the
+ * applied versions under it, so a migration another process has just applied is skipped.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    ) STRICT
+  `);
+  const applied = prepare(db, 'SELECT version FROM schema_migrations WHERE version = @version');
+  const record = prepare(
+    db,
+    `INSERT INTO schema_migrations (version, name, applied_at)
+     VALUES (@version, @name, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+  );
+  for (const migration of migrations) {
+    db.transaction(() => {
+      if (applied.get({ version: migration.version }) !== undefined) return;
+      db.exec(migration.sql);
+      record.run({ version: migration.version, name: migration.name });
+    }).immediate();
+  }
+  // A database migrated by a newer release may hold data this code would misread: refuse it.
+  const known = migrations.at(-1)?.version ?? 0;
+  const newest = prepare(db, 'SELECT max(version) AS version FROM schema_migrations').get({}) as
+    { version: number | null } | undefined;
+  if ((newest?.version ?? 0) > known) {
+    throw new Error(
+      `database schema version ${newest?.version} is newer than this server knows (${known}); upgrade the server`,
+    );
+  }
+}

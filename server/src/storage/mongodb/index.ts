@@ -1,0 +1,72 @@
+import { MongoClient, type Db } from 'mongodb';
+import type { Storage } from '../types.ts';
+import { createMessageRepository, type MessageDocument } from './messages.ts';
+import { createRefreshTokenRepository, type RefreshTokenDocument } from './refresh-tokens.ts';
+import { createSessionRepository, type SessionDocument } from './sessions.ts';
+import { createUserRepository, type UserDocument } from './users.ts';
+
+/**
+ * Indexes mirror the embedded schema's constraints; creating them is idempotent, so every instance
+ * does it on start. Ids are the caller's strings, stored as `_id`.
+ */
+async function createIndexes(db: Db): Promise<void> {
+  await Promise.all([
+    db.collection<UserDocument>('users').createIndex({ email: 1 }, { unique: true }),
+    db
+      .collection<RefreshTokenDocument>('refreshTokens')
+      .createIndexes([{ key: { familyId: 1 } }, { key: { userId: 1 } }]),
+    db.collection<SessionDocument>('sessions').createIndex({ userId: 1, updatedAt: -1, _id: -1 }),
+    db.collection<MessageDocument>('messages').createIndexes([
+      // A retried send is stored once (SPEC.md C-2); replies carry no client id and are not limited.
+      {
+        key: { userId: 1, clientMessageId: 1 },
+        unique: true,
+        partialFilterExpression: { clientMessageId: { $type: 'string' } },
+      },
+      // Message order everywhere is (createdAt, _id): ids are time-ordered and break ties.
+      { key: { sessionId: 1, createdAt: 1, _id: 1 } },
+      { key: { userId: 1, sessionId: 1 } },
+      { key: { replyTo: 1 } },
+    ]),
+  ]);
+}
+
+/**
+ * The store for deployments with MongoDB (`MONGODB_URI`); several server instances can share it.
+ * Without `dbName`, the database is the one the URI names, else the driver's default (`test`).
+ */
+export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: string }): Promise<Storage> {
+  const client = new MongoClient(uri);
+  const db = client.db(dbName);
+  try {
+    await client.connect();
+    await createIndexes(db);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+
+  const messages = db.collection<MessageDocument>('messages');
+  let closed = false;
+  return {
+    kind: 'mongodb',
+    users: createUserRepository(db.collection<UserDocument>('users')),
+    refreshTokens: createRefreshTokenRepository(db.collection<RefreshTokenDocument>('refreshTokens')),
+    sessions: createSessionRepository(db.collection<SessionDocument>('sessions'), messages),
+    messages: createMessageRepository(messages),
+    async ping() {
+      // The driver reconnects on demand, so a closed client would otherwise answer again.
+      if (closed) return false;
+      try {
+        await db.command({ ping: 1 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      closed = true;
+      await client.close();
+    },
+  };
+}

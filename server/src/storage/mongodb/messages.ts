@@ -1,0 +1,69 @@
+import type { Collection, Filter } from 'mongodb';
+import { pageWindow, pickMessage } from '../shared.ts';
+import type { MessageRepository, NewMessage } from '../types.ts';
+import { duplicateKeyField } from './errors.ts';
+
+/** Stored as given: the message plus its owner. */
+export type MessageDocument = NewMessage;
+
+const fromDocument = (document: MessageDocument | null) => (document === null ? null : pickMessage(document));
+
+/**
+ * The `$type` clause repeats the partial unique index's filter, so the planner can use that index
+ * (a partial index serves only queries that imply its filter).
+ */
+const byClientId = (userId: string, clientMessageId: string): Filter<MessageDocument> => ({
+  userId,
+  clientMessageId: { $eq: clientMessageId, $type: 'string' },
+});
+
+export function createMessageRepository(messages: Collection<MessageDocument>): MessageRepository {
+  const newestFirst = (userId: string, sessionId: string, page: number, pageSize: number) => {
+    const { skip, limit } = pageWindow(page, pageSize);
+    return messages
+      .find({ sessionId, userId })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(skip)
+      .limit(limit)
+      .toArray();
+  };
+  const window = async (userId: string, sessionId: string, page: number, pageSize: number) =>
+    (await newestFirst(userId, sessionId, page, pageSize)).map(pickMessage).reverse();
+
+  return {
+    async insert(message) {
+      try {
+        await messages.insertOne({ ...message });
+        return { message: pickMessage(message), duplicate: false };
+      } catch (error) {
+        // Only a repeated client id is a duplicate send; a repeated _id is a caller bug.
+        const field = duplicateKeyField(error);
+        if (field === undefined || field === '_id' || message.clientMessageId === null) throw error;
+        const existing = await messages.findOne(byClientId(message.userId, message.clientMessageId));
+        if (existing === null) throw error;
+        return { message: pickMessage(existing), duplicate: true };
+      }
+    },
+    async findByClientMessageId(userId, clientMessageId) {
+      return fromDocument(await messages.findOne(byClientId(userId, clientMessageId)));
+    },
+    async findReplyTo(userId, messageId) {
+      return fromDocument(
+        await messages.findOne({ userId, replyTo: messageId }, { sort: { createdAt: 1, _id: 1 } }),
+      );
+    },
+    async page(userId, sessionId, page, pageSize) {
+      const [items, total] = await Promise.all([
+        window(userId, sessionId, page, pageSize),
+        messages.countDocuments({ sessionId, userId }),
+      ]);
+      return { items, total };
+    },
+    async recent(userId, sessionId, limit) {
+      return window(userId, sessionId, 1, limit);
+    },
+    async countByUser(userId) {
+      return messages.countDocuments({ userId });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, type AlmaApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openStorage } from '../storage/index.ts';
+import type { Storage } from '../storage/types.ts';
+
+export interface TestApp extends AlmaApp {
+  storage: Storage;
+  close: () => Promise<void>;
+}
+
+/** buildApp on a fresh embedded database in a temp dir, for `inject` tests. Not listening. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'alma-app-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REPLY_TOKEN_DELAY_MS: '0',
+    CLIENT_DIST: join(dataDir, 'no-client'),
+    ...env,
+  });
+  const storage = await openStorage({ dataDir, mongodbUri: undefined });
+  const built = await buildApp({ config, storage, logger: false });
+  await built.app.ready();
+  return {
+    ...built,
+    storage,
+    close: async () => {
+      await built.app.close();
+      await storage.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const json = (res: { body: string }): unknown => JSON.parse(res.body);

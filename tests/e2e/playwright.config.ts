@@ -1,0 +1,71 @@
+import { defineConfig } from '@playwright/test';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * End-to-end tests on a real browser against the built app (`pnpm run build` first; `npm test`
+ * does). The browser is found in order: CHROMIUM_PATH, Debian's chromium, Playwright's own —
+ * `playwright install` cannot download here, but works on a developer laptop.
+ */
+function chromiumPath(): string | undefined {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((p): p is string => !!p && existsSync(p));
+}
+
+const PORT = Number(process.env.E2E_PORT ?? 3199);
+const root = new URL('../..', import.meta.url).pathname;
+// Each run starts on an empty database (the config is evaluated once per process; only the
+// main process starts the server).
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'alma-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: './artifacts/results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'phone', use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+  ],
+  webServer: {
+    command: 'node server/dist/server.js',
+    cwd: root,
+    url: `http://localhost:${PORT}/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      REPLY_TOKEN_DELAY_MS: '40',
+      AUTH_RATE_LIMIT_MAX: '1000',
+      CORS_ORIGINS: `http://localhost:${PORT}`,
+    },
+  },
+});
