@@ -10,13 +10,15 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
-  packages: 'external',
-  // @alma/protocol is a workspace package consumed as source: bundle it rather than leave it external.
+  // Dependencies stay external (installed beside the bundle); the workspace's own packages
+  // (@alma/protocol, consumed as TypeScript source) are bundled in.
   plugins: [
     {
-      name: 'bundle-workspace',
+      name: 'external-dependencies',
       setup(b) {
-        b.onResolve({ filter: /^@alma\// }, () => ({ external: false }));
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@alma/') ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

@@ -104,7 +104,13 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   app.addHook('preClose', async () => {
     await chat.drain(config.shutdownGraceMs);
-    io.disconnectSockets(true);
+    // Each connection is closed after its buffered events (the replies just finished) drain —
+    // engine.close() alone would discard them. No "disconnect" packet is sent, so clients see a
+    // transport close and reconnect by themselves to the restarted server.
+    for (const conn of Object.values(io.engine.clients as Record<string, { close: () => void }>))
+      conn.close();
+    const deadline = Date.now() + 1000;
+    while (io.engine.clientsCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     io.engine.close();
   });
 

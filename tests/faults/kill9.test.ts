@@ -141,9 +141,7 @@ interface Sent {
   failure?: string;
 }
 
-async function allUserMessages(
-  token: string,
-): Promise<{
+async function allUserMessages(token: string): Promise<{
   messages: Message[];
   sessionCounts: { sessionId: string; messageCount: number; total: number }[];
 }> {

@@ -341,7 +341,7 @@ export function safeStringify(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'null';
   } catch {
-    return String(value as string);
+    return typeof value === 'bigint' ? `${value}n` : '<unserialisable>';
   }
 }
 

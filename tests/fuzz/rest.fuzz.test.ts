@@ -21,7 +21,6 @@ import {
   nastyString,
   runPool,
   safeStringify,
-  shapeKeys,
   validFor,
   type Pool,
 } from './arbitraries.ts';
@@ -325,7 +324,7 @@ function requestArb(route: RouteDef): fc.Arbitrary<FuzzRequest> {
         });
         const search = new URLSearchParams();
         if (query && typeof query === 'object' && '__raw' in query) {
-          path += `?${String((query as { __raw: unknown }).__raw)}`;
+          path += `?${String(query.__raw)}`;
         } else if (query && typeof query === 'object' && !Array.isArray(query)) {
           for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
             if (Array.isArray(v))
@@ -442,7 +441,7 @@ describe('REST fuzz (E-1)', () => {
           fail(
             'no response',
             request,
-            `${String(error)}${error instanceof Error && error.cause ? ` (${String(error.cause)})` : ''}`,
+            `${String(error)}${error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''}`,
           );
         }
       });
@@ -491,7 +490,8 @@ describe('REST fuzz (E-1)', () => {
     expect(HealthSchema.parse(await res.json()).status).toBe('online');
     // An authenticated call still works end to end after the storm.
     const call = apiClient(server.url, { token: user.token });
-    await expect(call(routes.chat.listSessions)).resolves.toMatchObject({ sessions: expect.any(Array) });
+    const listed = await call(routes.chat.listSessions);
+    expect(Array.isArray(listed.sessions)).toBe(true);
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(unhandled.map(String)).toEqual([]);

@@ -55,6 +55,15 @@ describe('understand', () => {
     expect(u).toMatchObject({ greeting: true, name: 'Ana', feeling: 'tired' });
   });
 
+  it.each(['Can you remember my name?', '¿Recuerdas mi nombre?', '¿Te acuerdas de mí?', 'What is my name?'])(
+    'hears %j as asking to be remembered',
+    (text) => {
+      expect(understand(text, text.includes('?') && /[¿í]/.test(text) ? 'es' : 'en', false).rememberMe).toBe(
+        true,
+      );
+    },
+  );
+
   it('does not take a negated feeling', () => {
     expect(understand('no estoy cansado', 'es', true).feeling).toBeNull();
     expect(understand("I'm not tired", 'en', true).feeling).toBeNull();

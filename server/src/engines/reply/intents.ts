@@ -49,7 +49,7 @@ const ASK_IDENTITY =
 const ASK_ABILITIES =
   /\b(que puedes hacer|que sabes hacer|para que sirves|como me puedes ayudar|en que me puedes ayudar|what can you do|how can you help|what are you able to do|what do you do|what are you for)\b/;
 const REMEMBER_ME =
-  /\b(te acuerdas de mi|me recuerdas|sabes como me llamo|sabes quien soy|sabes mi nombre|como me llamo|quien soy yo|do you remember me|remember me|what's my name|what is my name|do you know my name|do you know who i am|who am i)\b|^how am i$/;
+  /\b(te acuerdas de mi|me recuerdas|sabes como me llamo|sabes quien soy|sabes mi nombre|como me llamo|quien soy yo|recuerdas mi nombre|te acuerdas de mi nombre|do you remember me|remember me|remember my name|what's my name|what is my name|do you know my name|do you know who i am|who am i)\b|^how am i$/;
 const LAUGH = /\b(ja(?:ja)+j?|je(?:je)+|ji(?:ji)+|ha(?:ha)+h?|he(?:he)+|lol|lmao|xd)\b/;
 
 const UNAVAILABLE: [RegExp, Unavailable][] = [

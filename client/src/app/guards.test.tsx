@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router-dom';
+import type { User } from '@alma/protocol';
+import { usePreferences } from '../lib/preferences.ts';
+import { redirectTarget } from '../lib/redirect.ts';
+import { useSession } from '../lib/session.ts';
+import { RequireAuth, RequireOnboarding } from './guards.tsx';
+import { appRoutes } from './routes.tsx';
+
+const user: User = {
+  id: 'u1',
+  name: 'Ana',
+  email: 'ana@example.com',
+  bio: '',
+  language: 'es',
+  theme: 'dark',
+  emailNotifications: true,
+  pushNotifications: true,
+  plan: 'free',
+  role: 'user',
+  avatar: null,
+  stripeCustomerId: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+
+/** Shows where the router ended up and the state it carries. */
+function Where({ name }: { name: string }) {
+  const location = useLocation();
+  return (
+    <p>
+      {name} at {location.pathname}; from {redirectTarget(location.state, 'none')}
+    </p>
+  );
+}
+
+// The guards of app/routes.tsx around stand-in pages, so only the guards are under test.
+const guarded: RouteObject[] = [
+  { path: '/', element: <Where name="landing" /> },
+  { path: '/login', element: <Where name="login" /> },
+  {
+    element: <RequireAuth />,
+    children: [
+      { path: '/onboarding', element: <Where name="onboarding" /> },
+      {
+        element: <RequireOnboarding />,
+        children: [
+          { path: '/chat', element: <Where name="chat" /> },
+          { path: '/dashboard', element: <Where name="dashboard" /> },
+        ],
+      },
+    ],
+  },
+];
+
+function visit(path: string, routes: RouteObject[] = guarded) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+function signIn() {
+  useSession.getState().setSession({ token: 't', refreshToken: 'r', user });
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  useSession.getState().clear();
+  usePreferences.setState({ byUser: {} });
+});
+
+afterEach(cleanup);
+
+describe('route guards (spec §2)', () => {
+  it('sends an anonymous visitor of /chat to /login, remembering the origin', () => {
+    visit('/chat?x=1');
+    expect(screen.getByText('login at /login; from /chat?x=1')).toBeTruthy();
+  });
+
+  it('sends an anonymous visitor of /onboarding and /dashboard to /login', () => {
+    visit('/dashboard');
+    expect(screen.getByText('login at /login; from /dashboard')).toBeTruthy();
+    cleanup();
+    visit('/onboarding');
+    expect(screen.getByText('login at /login; from /onboarding')).toBeTruthy();
+  });
+
+  it('sends a signed-in user with onboarding incomplete to /onboarding', () => {
+    signIn();
+    visit('/chat');
+    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+    cleanup();
+    visit('/dashboard');
+    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+  });
+
+  it('lets a signed-in user reach /onboarding itself', () => {
+    signIn();
+    visit('/onboarding');
+    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+  });
+
+  it('lets a signed-in user with onboarding complete reach /chat and /dashboard', () => {
+    signIn();
+    usePreferences.getState().save('u1', { avatar: 'witch', voice: 'es-lucia', onboardingCompleted: true });
+    visit('/chat');
+    expect(screen.getByText(/^chat at \/chat/)).toBeTruthy();
+    cleanup();
+    visit('/dashboard');
+    expect(screen.getByText(/^dashboard at \/dashboard/)).toBeTruthy();
+  });
+
+  it('keeps onboarding per user: another user on the same browser starts over', () => {
+    usePreferences.getState().save('someone-else', { onboardingCompleted: true });
+    signIn();
+    visit('/chat');
+    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+  });
+});
+
+describe('route table', () => {
+  it('redirects any unknown path to /', () => {
+    const router = visit('/no/such/page', appRoutes);
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('declares every route of spec §2', () => {
+    const paths = new Set<string>();
+    const walk = (list: RouteObject[]) =>
+      list.forEach((r) => {
+        if (r.path) paths.add(r.path);
+        if (r.children) walk(r.children);
+      });
+    walk(appRoutes);
+    for (const path of [
+      '/',
+      '/login',
+      '/register',
+      '/auth/callback',
+      '/onboarding',
+      '/chat',
+      '/dashboard',
+      '/terms',
+      '/privacy',
+      '/forgot-password',
+      '/contact',
+      '*',
+    ]) {
+      expect(paths.has(path), path).toBe(true);
+    }
+  });
+});
+
+describe('redirectTarget', () => {
+  it('returns the remembered origin, else the fallback; never an auth page', () => {
+    expect(redirectTarget({ from: { pathname: '/dashboard', search: '?tab=usage', hash: '' } })).toBe(
+      '/dashboard?tab=usage',
+    );
+    expect(redirectTarget(null)).toBe('/chat');
+    expect(redirectTarget({ from: { pathname: '/login', search: '', hash: '' } })).toBe('/chat');
+  });
+});

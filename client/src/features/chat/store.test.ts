@@ -1,0 +1,167 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ServerEvent, type Ack, type ClientEvent, type ClientResult, type Message } from '@alma/protocol';
+import { connectionStatus, useChat, type ChatTransport } from './store.ts';
+
+/*
+ * The transport is a test double of the socket (the network boundary): it records what the
+ * store emits and answers with the ack a test chooses. The store and reducer are real.
+ */
+
+type SendResult = Ack<ClientResult<typeof ClientEvent.chatSend>>;
+
+function stored(overrides: Partial<Message> = {}): Message {
+  return {
+    _id: 'm-user',
+    sessionId: 's-new',
+    role: 'user',
+    content: 'Hola',
+    createdAt: '2025-01-01T10:00:00.000Z',
+    clientMessageId: null,
+    replyTo: null,
+    emotion: null,
+    emotionAnalysis: null,
+    language: 'es',
+    userLanguage: 'es',
+    personality: 'default',
+    audioUrl: null,
+    isComplete: true,
+    ...overrides,
+  };
+}
+
+function fakeTransport(answers: SendResult[]) {
+  const sent: Parameters<ChatTransport['send']>[0][] = [];
+  const watched: string[] = [];
+  const transport: ChatTransport = {
+    isConnected: () => true,
+    send: (payload) => {
+      sent.push(payload);
+      const answer = answers.shift();
+      if (!answer) throw new Error('unexpected send');
+      return Promise.resolve(answer);
+    },
+    watch: (sessionId) => watched.push(sessionId),
+  };
+  return { transport, sent, watched };
+}
+
+beforeEach(() => {
+  useChat.getState().reset();
+  // Sessions are listed over REST after a new session; nothing to list in these tests.
+  useChat.setState({ health: 'online', socketState: 'connected', loadSessions: () => Promise.resolve() });
+});
+
+describe('send', () => {
+  it('trims the text, shows it at once and sends it with a fresh clientMessageId', async () => {
+    const { transport, sent, watched } = fakeTransport([
+      { ok: true, data: { message: stored({ clientMessageId: 'x' }), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+    ]);
+    useChat.getState().setTransport(transport);
+    const done = useChat.getState().send('  Hola  ');
+    const optimistic = useChat.getState().messages[0];
+    expect(optimistic?.content).toBe('Hola');
+    expect(optimistic?.sending).toBe(true);
+    expect(useChat.getState().typing).toBe(true);
+    await done;
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.message).toBe('Hola');
+    expect(sent[0]?.sessionId).toBeUndefined();
+    expect(sent[0]?.clientMessageId).toMatch(/^[\w-]+$/);
+    const state = useChat.getState();
+    // Sending without a session creates one: the ack's session becomes active and watched.
+    expect(state.activeSessionId).toBe('s-new');
+    expect(watched).toEqual(['s-new']);
+    expect(state.pending).toMatchObject({ replyId: 'r1', sessionId: 's-new' });
+    expect(state.messages[0]?.id).toBe('m-user');
+    expect(state.messages[0]?.sending).toBe(false);
+  });
+
+  it('ignores empty or whitespace-only text and anything while a reply is pending', async () => {
+    const { transport, sent } = fakeTransport([
+      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+    ]);
+    useChat.getState().setTransport(transport);
+    expect(await useChat.getState().send('   ')).toBe(false);
+    await useChat.getState().send('Hola');
+    expect(await useChat.getState().send('otra')).toBe(false);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('while offline, adds the local "server unavailable" message and sends nothing', async () => {
+    const { transport, sent } = fakeTransport([]);
+    useChat.getState().setTransport(transport);
+    useChat.setState({ health: 'offline', socketState: 'disconnected' });
+    expect(connectionStatus(useChat.getState())).toBe('offline');
+    expect(await useChat.getState().send('Hola')).toBe(false);
+    expect(sent).toHaveLength(0);
+    expect(useChat.getState().messages).toMatchObject([{ type: 'system', contentKey: 'chat.serverUnavailable' }]);
+  });
+
+  it('a refused ack adds an error message; retry re-sends with the same clientMessageId', async () => {
+    const { transport, sent } = fakeTransport([
+      { ok: false, error: { code: 'unavailable', message: 'El servidor no está disponible.' } },
+      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: true } },
+    ]);
+    useChat.getState().setTransport(transport);
+    await useChat.getState().send('Hola');
+
+    let state = useChat.getState();
+    const error = state.messages.at(-1);
+    expect(error?.type).toBe('error');
+    expect(error?.content).toBe('El servidor no está disponible.');
+    expect(state.pending).toBeNull();
+    expect(state.typing).toBe(false);
+
+    await useChat.getState().retry(error?.id ?? '');
+    state = useChat.getState();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.clientMessageId).toBe(sent[0]?.clientMessageId);
+    expect(sent[1]?.message).toBe('Hola');
+    expect(state.messages.some((m) => m.type === 'error')).toBe(false);
+    expect(state.messages.filter((m) => m.type === 'user')).toHaveLength(1);
+    expect(state.pending?.replyId).toBe('r1');
+  });
+
+  it('a limit_reached ack shows the limit banner instead of a retry', async () => {
+    const { transport } = fakeTransport([
+      { ok: false, error: { code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.' } },
+    ]);
+    useChat.getState().setTransport(transport);
+    await useChat.getState().send('Hola');
+    const state = useChat.getState();
+    expect(state.limit?.message).toBe('Has alcanzado el límite de mensajes de tu plan.');
+    expect(state.messages.at(-1)?.retry).toBeUndefined();
+    useChat.getState().dismissLimit();
+    expect(useChat.getState().limit).toBeNull();
+  });
+
+  it('the streamed reply then settles the send (full round through handleServerEvent)', async () => {
+    const { transport } = fakeTransport([
+      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+    ]);
+    useChat.getState().setTransport(transport);
+    await useChat.getState().send('Hola');
+    const { handleServerEvent } = useChat.getState();
+    handleServerEvent({ name: ServerEvent.chatTyping, payload: { replyId: 'r1', sessionId: 's-new', seq: 0, typing: true } });
+    handleServerEvent({ name: ServerEvent.chatDelta, payload: { replyId: 'r1', sessionId: 's-new', seq: 1, text: '¡Hola' } });
+    handleServerEvent({ name: ServerEvent.chatDelta, payload: { replyId: 'r1', sessionId: 's-new', seq: 2, text: '!' } });
+    expect(useChat.getState().messages.at(-1)).toMatchObject({ content: '¡Hola!', streaming: true });
+    expect(useChat.getState().pending).not.toBeNull();
+  });
+});
+
+describe('connectionStatus (spec §4: checking is shown as Connecting)', () => {
+  it('is checking until the health check or the socket answers', () => {
+    expect(connectionStatus({ health: 'checking', socketState: 'connecting', serverInfo: null })).toBe('checking');
+  });
+  it('is online once the socket is connected', () => {
+    expect(connectionStatus({ health: 'checking', socketState: 'connected', serverInfo: null })).toBe('online');
+  });
+  it('is offline when the health check fails and no socket is up', () => {
+    expect(connectionStatus({ health: 'offline', socketState: 'disconnected', serverInfo: null })).toBe('offline');
+  });
+  it('stays online over REST when the server is healthy but the socket gave up', () => {
+    expect(connectionStatus({ health: 'online', socketState: 'disconnected', serverInfo: null })).toBe('online');
+  });
+});
