@@ -4,16 +4,28 @@ import react from '@vitejs/plugin-react';
 /** The server (REST + socket.io) runs on :3000 and serves the built client; in dev Vite proxies to it. */
 const SERVER = 'http://localhost:3000';
 
+/**
+ * `/chat` and `/auth/callback` are both API prefixes and app pages: a page load (the browser asks
+ * for HTML) gets the app, a fetch gets the server.
+ */
+const api = {
+  target: SERVER,
+  bypass: (req: { headers: Record<string, string | string[] | undefined> }) => {
+    const accept = req.headers.accept;
+    return typeof accept === 'string' && accept.includes('text/html') ? '/index.html' : undefined;
+  },
+};
+
 export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
     proxy: {
-      '/auth': SERVER,
-      '/api': SERVER,
-      '/chat': SERVER,
-      '/message': SERVER,
-      '/health': SERVER,
+      '/auth': api,
+      '/api': api,
+      '/chat': api,
+      '/message': api,
+      '/health': api,
       '/socket.io': { target: SERVER, ws: true },
     },
   },

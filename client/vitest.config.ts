@@ -1,12 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-/** Client unit tests; files that need a DOM opt in with `// @vitest-environment jsdom`. */
+/**
+ * Client unit tests, in a DOM. The environment is the client's own jsdom (src/test/
+ * jsdom-environment.ts): vitest's built-in `jsdom` loads the jsdom resolved at the workspace
+ * root (31, Node ≥ 22), which cannot start on the Node 20 this project supports.
+ */
 export default defineConfig({
   plugins: [react()],
   test: {
     name: 'client',
+    root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}'],
-    environment: 'node',
+    environment: './src/test/jsdom-environment.ts',
   },
 });

@@ -13,7 +13,7 @@ import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
 import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerClient } from './plugins/client.ts';
-import { registerErrorHandler } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import type { Storage } from './storage/types.ts';
@@ -58,6 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     requestTimeout: 60_000,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -65,7 +67,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   registerErrorHandler(app);
   await registerSecurity(app, { corsOrigins: config.corsOrigins });
-  await app.register(authPlugin, { secret: config.jwtSecret, accessTokenTtlS: config.accessTokenTtlS });
+  const userExists = async (id: string) => (await storage.users.findById(id)) !== null;
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    accessTokenTtlS: config.accessTokenTtlS,
+    userExists,
+  });
 
   const startedAt = Date.now();
   const health = createHealthCheck({ storage, engines, startedAt });
@@ -74,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     eventRateLimit: config.socketEventRateLimit,
     recordDir: config.socketRecordDir,
     verifyAccessToken: (token) => app.verifyAccessToken(token),
+    userExists,
     status: () => ({ status: 'online', version: APP_VERSION, protocolVersion: PROTOCOL_VERSION, engines }),
     log: app.log,
   });
@@ -107,8 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     // Each connection is closed after its buffered events (the replies just finished) drain —
     // engine.close() alone would discard them. No "disconnect" packet is sent, so clients see a
     // transport close and reconnect by themselves to the restarted server.
-    for (const conn of Object.values(io.engine.clients as Record<string, { close: () => void }>))
-      conn.close();
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
     const deadline = Date.now() + 1000;
     while (io.engine.clientsCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     io.engine.close();

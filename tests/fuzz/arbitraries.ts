@@ -35,25 +35,6 @@ export function defOf(schema: z.ZodType): LooseDef {
   return (schema as unknown as { _zod: { def: LooseDef } })._zod.def;
 }
 
-/** Unwraps optional / default / nullable / pipe wrappers down to the schema that holds the shape. */
-export function coreOf(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let i = 0; i < 20; i++) {
-    const def = defOf(current);
-    const next = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
-    if (!next) return current;
-    current = next;
-  }
-  return current;
-}
-
-/** Keys of an object schema (after unwrapping), or [] for anything else. */
-export function shapeKeys(schema: z.ZodType | undefined): string[] {
-  if (!schema) return [];
-  const def = defOf(coreOf(schema));
-  return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
-}
-
 const isOptional = (schema: z.ZodType): boolean => {
   const type = defOf(schema).type;
   return type === 'optional' || type === 'default' || type === 'prefault';
@@ -62,9 +43,16 @@ const isOptional = (schema: z.ZodType): boolean => {
 /** Values that reach deeper code when a field's schema accepts them: real ids, tokens, texts. */
 export interface Pool {
   strings: readonly string[];
+  /** Values for fields of a given name (sessionId, replyId, refreshToken…), strongly preferred. */
+  byField?: Readonly<Record<string, readonly string[]>>;
 }
 
-function stringArbitrary(schema: z.ZodType, def: LooseDef, pool: Pool): fc.Arbitrary<string> {
+function stringArbitrary(
+  schema: z.ZodType,
+  def: LooseDef,
+  pool: Pool,
+  field: string | undefined,
+): fc.Arbitrary<string> {
   let minLength = 0;
   let maxLength = 300;
   const patterns: RegExp[] = [];
@@ -83,6 +71,8 @@ function stringArbitrary(schema: z.ZodType, def: LooseDef, pool: Pool): fc.Arbit
   const anchored = patterns.find((p) => p.source.startsWith('^'));
   if (anchored) candidates.push(fc.stringMatching(anchored, { size: 'small' }));
   if (fromPool.length > 0) candidates.push(fc.constantFrom(...fromPool), fc.constantFrom(...fromPool));
+  const forField = (field === undefined ? [] : (pool.byField?.[field] ?? [])).filter(fits);
+  if (forField.length > 0) for (let i = 0; i < 6; i++) candidates.push(fc.constantFrom(...forField));
   // Several independent patterns (password complexity) rarely meet by chance: fall back to a
   // pool value that passes, so "valid" stays mostly valid.
   return fc
@@ -126,7 +116,7 @@ function repair(
 }
 
 /** Values shaped by the schema: mostly valid, sometimes at or just past a boundary. */
-export function validFor(schema: z.ZodType, pool: Pool, depth = 0): fc.Arbitrary<unknown> {
+export function validFor(schema: z.ZodType, pool: Pool, depth = 0, field?: string): fc.Arbitrary<unknown> {
   const def = defOf(schema);
   if (depth > 8) return fc.constant(null);
   switch (def.type) {
@@ -134,9 +124,9 @@ export function validFor(schema: z.ZodType, pool: Pool, depth = 0): fc.Arbitrary
       const shape = def.shape ?? {};
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       const required: string[] = [];
-      for (const [key, field] of Object.entries(shape)) {
-        model[key] = validFor(field, pool, depth + 1);
-        if (!isOptional(field)) required.push(key);
+      for (const [key, fieldSchema] of Object.entries(shape)) {
+        model[key] = validFor(fieldSchema, pool, depth + 1, key);
+        if (!isOptional(fieldSchema)) required.push(key);
       }
       // Cross-field rules (confirmPassword, plan) are not derivable from the shape: drop an
       // optional field the whole schema refuses, so "valid" stays mostly valid.
@@ -148,15 +138,15 @@ export function validFor(schema: z.ZodType, pool: Pool, depth = 0): fc.Arbitrary
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return def.innerType ? validFor(def.innerType, pool, depth + 1) : fc.anything();
+      return def.innerType ? validFor(def.innerType, pool, depth + 1, field) : fc.anything();
     case 'nullable':
       return def.innerType
-        ? fc.option(validFor(def.innerType, pool, depth + 1), { nil: null, freq: 8 })
+        ? fc.option(validFor(def.innerType, pool, depth + 1, field), { nil: null, freq: 8 })
         : fc.constant(null);
     case 'pipe':
-      return def.in ? validFor(def.in, pool, depth + 1) : fc.anything();
+      return def.in ? validFor(def.in, pool, depth + 1, field) : fc.anything();
     case 'string':
-      return stringArbitrary(schema, def, pool);
+      return stringArbitrary(schema, def, pool, field);
     case 'number':
     case 'int':
       return numberArbitrary(def);

@@ -94,6 +94,26 @@ beforeAll(async () => {
     body: { message: 'Hola, ¿qué tal?', sessionId: s1.session.sessionId },
   });
 
+  // Deletes race the other calls: enough sessions that some survive to be renamed and listed.
+  const extra = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => mine(routes.chat.createSession, { body: { title: `extra ${i}` } })),
+  );
+  const ids = [
+    s1.session.sessionId,
+    s2.session.sessionId,
+    s3.session.sessionId,
+    ...extra.map((e) => e.session.sessionId),
+  ];
+
+  // Refresh tokens rotate on use (A-3): a few fresh families, so some refreshes succeed.
+  const refreshTokens = [user.refreshToken, other.refreshToken];
+  for (let i = 0; i < 6; i++) {
+    const login = await apiClient(server.url)(routes.auth.login, {
+      body: { email: user.user.email, password: 'Secret123' },
+    });
+    refreshTokens.push(login.refreshToken);
+  }
+
   const now = Math.floor(Date.now() / 1000);
   const secret = server.config.jwtSecret;
   tokens.valid = user.token;
@@ -125,6 +145,18 @@ beforeAll(async () => {
       'free',
       'a-b_c-1',
     ],
+    byField: {
+      id: ids,
+      sessionId: ids,
+      refreshToken: refreshTokens,
+      email: [
+        user.user.email,
+        other.user.email,
+        ...Array.from({ length: 20 }, (_, i) => `fuzz-${seed}-${i}@example.com`),
+      ],
+      password: ['Secret123'],
+      confirmPassword: ['Secret123'],
+    },
   };
 });
 
@@ -198,7 +230,8 @@ const paramNames = (path: string) => [...path.matchAll(/:([A-Za-z_]\w*)/g)].map(
 
 function paramArb(): fc.Arbitrary<{ value: string; raw: boolean }> {
   const value = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...pool.strings) },
+    { weight: 4, arbitrary: fc.constantFrom(...(pool.byField?.id ?? pool.strings)) },
+    { weight: 1, arbitrary: fc.constantFrom(...pool.strings) },
     { weight: 3, arbitrary: fc.string({ maxLength: 80 }) },
     { weight: 2, arbitrary: nastyString.map((s) => s.slice(0, 20_000)) },
     { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2e%2e', '%', '%zz', '?', '#', '/', '//', ' ') },

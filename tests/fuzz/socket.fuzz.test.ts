@@ -121,6 +121,11 @@ beforeAll(async () => {
       'default',
       'no-such-reply',
     ],
+    byField: {
+      sessionId: [own.session.sessionId, own.session.sessionId, foreign.session.sessionId],
+      replyId: [sent.data.replyId, 'no-such-reply'],
+      mimeType: ['audio/webm', 'audio/ogg; codecs=opus'],
+    },
   };
 });
 
@@ -188,7 +193,16 @@ const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}… (${s.l
 const show = (e: Emission) =>
   `emit(${JSON.stringify(e.event)}, ${clip(containsBinary(e.payload) ? '<binary>' : safeStringify(e.payload))})`;
 
+/** Acks seen, by event and outcome (ok or error code), for the summary. */
+const tally = new Map<string, number>();
+
 function checkAck(e: Emission, ack: unknown, failures: string[]): void {
+  const known = Object.hasOwn(clientEvents, e.event) ? e.event : 'unknown';
+  const outcome =
+    (ack as { ok?: unknown }).ok === true
+      ? 'ok'
+      : ((ack as { error?: { code?: string } }).error?.code ?? '?');
+  tally.set(`${known} ${outcome}`, (tally.get(`${known} ${outcome}`) ?? 0) + 1);
   if (!ackSchemaFor(e.event).safeParse(ack).success) {
     failures.push(`ack does not match the protocol: ${clip(safeStringify(ack))}\n    ${show(e)}`);
     return;
@@ -286,7 +300,7 @@ describe('socket fuzz (P-4)', () => {
         ]),
       );
       console.info(
-        `socket fuzz: ${emissions.length} emits (${acked} acked, ${emissions.filter((e) => e.mode === 'noAck').length} without ack) over ${CLIENTS} clients in ${seconds.toFixed(1)} s (seed ${seed})\n  per event ${JSON.stringify(counts)}\n  server events received: ${clients.reduce((n, c) => n + c.events.length, 0)}`,
+        `socket fuzz: ${emissions.length} emits (${acked} acked, ${emissions.filter((e) => e.mode === 'noAck').length} without ack) over ${CLIENTS} clients in ${seconds.toFixed(1)} s (seed ${seed})\n  per event ${JSON.stringify(counts)}\n  acks ${JSON.stringify(Object.fromEntries([...tally].sort()))}\n  server events received: ${clients.reduce((n, c) => n + c.events.length, 0)}`,
       );
       expect(failures.slice(0, 15), `${failures.length} failures (FUZZ_SEED=${seed})`).toEqual([]);
       expect(unexpectedDisconnects).toEqual([]);

@@ -1,6 +1,5 @@
-// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router-dom';
 import type { User } from '@alma/protocol';
 import { usePreferences } from '../lib/preferences.ts';
@@ -120,9 +119,9 @@ describe('route guards (spec §2)', () => {
 });
 
 describe('route table', () => {
-  it('redirects any unknown path to /', () => {
+  it('redirects any unknown path to /', async () => {
     const router = visit('/no/such/page', appRoutes);
-    expect(router.state.location.pathname).toBe('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
   it('declares every route of spec §2', () => {

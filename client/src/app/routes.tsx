@@ -1,39 +1,65 @@
-import { Navigate, type RouteObject } from 'react-router-dom';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { RegisterPage } from '../features/auth/RegisterPage.tsx';
-import { AuthCallbackPage } from '../features/auth/AuthCallbackPage.tsx';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
-import { OnboardingPage } from '../features/onboarding/OnboardingPage.tsx';
-import { ChatPage } from '../features/chat/ChatPage.tsx';
-import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
-import { TermsPage } from '../features/legal/TermsPage.tsx';
-import { PrivacyPage } from '../features/legal/PrivacyPage.tsx';
-import { ContactPage } from '../features/legal/ContactPage.tsx';
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { PageLoader } from '../components/ui/Spinner.tsx';
+import { i18n } from '../lib/i18n.ts';
 import { RequireAuth, RequireOnboarding } from './guards.tsx';
 
-/** The route table of spec §2. */
-export const appRoutes: RouteObject[] = [
-  { path: '/', element: <LandingPage /> },
-  { path: '/login', element: <LoginPage /> },
-  { path: '/register', element: <RegisterPage /> },
-  { path: '/auth/callback', element: <AuthCallbackPage /> },
-  { path: '/terms', element: <TermsPage /> },
-  { path: '/privacy', element: <PrivacyPage /> },
-  { path: '/forgot-password', element: <ForgotPasswordPage /> },
-  { path: '/contact', element: <ContactPage /> },
+/**
+ * The route table of spec §2. Screens load on demand (each feature is its own chunk), so the
+ * landing page does not pay for the chat's socket client or the dashboard.
+ */
+const screens: RouteObject[] = [
+  { path: '/', lazy: async () => ({ Component: (await import('../features/landing/LandingPage.tsx')).LandingPage }) },
+  { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage.tsx')).LoginPage }) },
+  {
+    path: '/register',
+    lazy: async () => ({ Component: (await import('../features/auth/RegisterPage.tsx')).RegisterPage }),
+  },
+  {
+    path: '/auth/callback',
+    lazy: async () => ({ Component: (await import('../features/auth/AuthCallbackPage.tsx')).AuthCallbackPage }),
+  },
+  { path: '/terms', lazy: async () => ({ Component: (await import('../features/legal/TermsPage.tsx')).TermsPage }) },
+  {
+    path: '/privacy',
+    lazy: async () => ({ Component: (await import('../features/legal/PrivacyPage.tsx')).PrivacyPage }),
+  },
+  {
+    path: '/forgot-password',
+    lazy: async () => ({
+      Component: (await import('../features/auth/ForgotPasswordPage.tsx')).ForgotPasswordPage,
+    }),
+  },
+  {
+    path: '/contact',
+    lazy: async () => ({ Component: (await import('../features/legal/ContactPage.tsx')).ContactPage }),
+  },
   {
     element: <RequireAuth />,
     children: [
-      { path: '/onboarding', element: <OnboardingPage /> },
+      {
+        path: '/onboarding',
+        lazy: async () => ({ Component: (await import('../features/onboarding/OnboardingPage.tsx')).OnboardingPage }),
+      },
       {
         element: <RequireOnboarding />,
         children: [
-          { path: '/chat', element: <ChatPage /> },
-          { path: '/dashboard', element: <DashboardPage /> },
+          { path: '/chat', lazy: async () => ({ Component: (await import('../features/chat/ChatPage.tsx')).ChatPage }) },
+          {
+            path: '/dashboard',
+            lazy: async () => ({ Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage }),
+          },
         ],
       },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
+];
+
+/** One root so the first screen's chunk has a loading state (react-router's HydrateFallback). */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <Outlet />,
+    HydrateFallback: () => <PageLoader label={i18n.t('app.loading')} />,
+    children: screens,
+  },
 ];

@@ -32,10 +32,11 @@ function json(status: number, body: unknown): Response {
 
 function fakeNetwork(steps: Step[]) {
   const requests: { url: string; init: RequestInit; at: number }[] = [];
-  const fetch = vi.fn((url: string | URL | Request, init?: RequestInit) => {
-    requests.push({ url: String(url), init: init ?? {}, at: Date.now() });
+  // The client always passes a string URL.
+  const fetch = vi.fn((url: string, init?: RequestInit) => {
+    requests.push({ url, init: init ?? {}, at: Date.now() });
     const step = steps.shift();
-    if (!step) throw new Error(`unexpected request ${String(url)}`);
+    if (!step) throw new Error(`unexpected request ${url}`);
     if (step === 'network-down') return Promise.reject(new TypeError('Failed to fetch'));
     return Promise.resolve(step);
   });
@@ -218,7 +219,7 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     const result = await api.call(routes.auth.me, {});
     expect(result.user.id).toBe('u1');
     expect(net.requests.map((r) => r.url)).toEqual(['/auth/me', '/auth/refresh', '/auth/me']);
-    expect(JSON.parse(String(net.requests[1]?.init.body))).toEqual({ refreshToken: 'refresh-1' });
+    expect(JSON.parse(net.requests[1]?.init.body as string)).toEqual({ refreshToken: 'refresh-1' });
     expect((net.requests[2]?.init.headers as Record<string, string>).Authorization).toBe('Bearer access-2');
     expect(onRefreshed).toHaveBeenCalledTimes(1);
     expect(auth).toEqual({ token: 'access-2', refreshToken: 'refresh-2' });

@@ -37,12 +37,17 @@ export function defineRoute<
   return def;
 }
 
-type Field<T, K extends string> = T extends z.ZodUndefined ? { [_ in K]?: never } : { [_ in K]: T };
+/** A part the route does not declare must be absent; an optional part (all fields optional) may be. */
+type Field<S extends z.ZodType, K extends string> = S extends z.ZodUndefined
+  ? { [_ in K]?: never }
+  : undefined extends z.input<S>
+    ? { [_ in K]?: z.input<S> }
+    : { [_ in K]: z.input<S> };
 
 /** What a caller passes: the inputs (before defaults and transforms) of the declared parts. */
 export type RouteInput<D> =
   D extends RouteDef<infer P, infer Q, infer B, z.ZodType>
-    ? Field<z.input<P>, 'params'> & Field<z.input<Q>, 'query'> & Field<z.input<B>, 'body'>
+    ? Field<P, 'params'> & Field<Q, 'query'> & Field<B, 'body'>
     : never;
 
 /** What a handler receives: the parsed outputs. */

@@ -31,7 +31,10 @@ declare module 'fastify' {
  * know to refresh; anything else wrong answers `unauthorized`.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { secret: string; accessTokenTtlS: number }) => {
+  async (
+    app: FastifyInstance,
+    opts: { secret: string; accessTokenTtlS: number; userExists: (id: string) => Promise<boolean> },
+  ) => {
     await app.register(fastifyJwt, { secret: opts.secret, sign: { expiresIn: opts.accessTokenTtlS } });
 
     const mapError = (error: unknown): AppError => {
@@ -44,6 +47,8 @@ export const authPlugin = fp(
       try {
         const claims = await request.jwtVerify<AccessTokenClaims>();
         if (typeof claims.sub !== 'string') throw new AppError('unauthorized');
+        // A valid signature is not enough: the account may have been deleted since.
+        if (!(await opts.userExists(claims.sub))) throw new AppError('unauthorized');
         request.userId = claims.sub;
       } catch (error) {
         throw error instanceof AppError ? error : mapError(error);

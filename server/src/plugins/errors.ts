@@ -1,5 +1,6 @@
 import { errorMessage, type ErrorBody } from '@alma/protocol';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
 import { isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
 
@@ -24,8 +25,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       body = { code: 'payload_too_large', message: errorMessage(language, 'payload_too_large') };
+    } else if (error.statusCode === 415) {
+      status = 415;
+      body = { code: 'unsupported_media_type', message: errorMessage(language, 'unsupported_media_type') };
     } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      status = error.statusCode === 415 ? 415 : 400;
+      status = 400;
       body = { code: 'invalid_payload', message: errorMessage(language, 'invalid_payload') };
     } else {
       request.log.error({ err: error }, 'unhandled error');
@@ -35,4 +39,36 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status < 500) request.log.info({ code: body.code, detail: error.message }, 'request failed');
     return reply.code(status).send({ error: body });
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a malformed URL, an over-long path parameter) get the
+ * same body as everything else (`frameworkErrors` option).
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const language = languageFromHeader(request.headers['accept-language']);
+  request.log.info({ code: error.code }, 'malformed request');
+  void reply
+    .code(400)
+    .send({ error: { code: 'invalid_payload', message: errorMessage(language, 'invalid_payload') } });
+}
+
+/**
+ * Requests Node's HTTP parser rejects (headers or URL too large, garbage) never reach Fastify:
+ * answer them on the raw socket, still in the one error shape (Spanish, the default language,
+ * since the headers could not be read).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const code = tooLarge ? 'request_too_large' : 'invalid_payload';
+  const body = JSON.stringify({ error: { code, message: errorMessage('es', code) } });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

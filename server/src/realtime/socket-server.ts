@@ -62,11 +62,14 @@ export interface SocketServerOptions {
   eventRateLimit: number;
   recordDir: string | undefined;
   verifyAccessToken: (token: string) => { sub: string };
+  userExists: (userId: string) => Promise<boolean>;
   status: () => Parameters<ServerToClientEvents['server:status']>[0];
   log: FastifyBaseLogger;
 }
 
 const RATE_WINDOW_MS = 10_000;
+/** Stands for a payload that is not exactly one argument; no schema accepts it. */
+const INVALID = Symbol('invalid arguments');
 
 /**
  * socket.io on the Fastify server (SPEC.md P-1…P-5): origin, token and protocol version are
@@ -100,15 +103,22 @@ export function createSocketServer(
     const auth = HandshakeAuthSchema.safeParse(socket.handshake.auth);
     if (!auth.success) return refuse('unauthorized');
     if (auth.data.protocolVersion !== PROTOCOL_VERSION) return refuse('protocol_mismatch');
+    let claims: { sub: string };
     try {
-      const claims = opts.verifyAccessToken(auth.data.token);
-      if (socket.recovered && socket.data.userId !== claims.sub) return refuse('unauthorized');
-      socket.data.userId = claims.sub;
-      socket.data.language = language;
-      next();
+      claims = opts.verifyAccessToken(auth.data.token);
     } catch (error) {
-      refuse(isAppError(error) ? error.code : 'unauthorized');
+      return refuse(isAppError(error) ? error.code : 'unauthorized');
     }
+    if (socket.recovered && socket.data.userId !== claims.sub) return refuse('unauthorized');
+    opts.userExists(claims.sub).then(
+      (exists) => {
+        if (!exists) return refuse('unauthorized');
+        socket.data.userId = claims.sub;
+        socket.data.language = language;
+        next();
+      },
+      () => refuse('unavailable'),
+    );
   });
 
   const recorder = opts.recordDir ? createSocketRecorder(opts.recordDir, opts.log) : undefined;
@@ -124,7 +134,11 @@ export function createSocketServer(
       // socket.io's typed `on` cannot see through the mapped event type; the wrapper restores it.
       (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(
         event,
-        (payload: unknown, ack: unknown) => {
+        (...args: unknown[]) => {
+          // One payload object, then the ack function (SPEC.md P-4): the ack is the last argument,
+          // whatever came before it; anything but exactly one payload is invalid.
+          const ack = typeof args.at(-1) === 'function' ? args.pop() : undefined;
+          const payload = args.length === 1 ? args[0] : INVALID;
           const respond = (result: Ack<unknown>) => {
             recording?.ack(event, result);
             if (typeof ack === 'function') (ack as (result: Ack<unknown>) => void)(result);

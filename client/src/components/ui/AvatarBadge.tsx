@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { findAvatar } from '../../lib/catalog.ts';
 
 /**
@@ -5,9 +6,10 @@ import { findAvatar } from '../../lib/catalog.ts';
  * Each avatar has its own hue so the eight are told apart at a glance.
  */
 export function AvatarBadge({ id, size = 56 }: { id: string | null | undefined; size?: number }) {
+  const { t } = useTranslation();
   const avatar = findAvatar(id);
   const hue = avatar?.hue ?? 255;
-  const initial = (avatar?.id ?? '?').charAt(0).toUpperCase();
+  const initial = avatar ? t(`avatars.${avatar.id}.name`).charAt(0).toUpperCase() : '?';
   return (
     <span
       className="avatar-badge"

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LanguageToggle } from '../../components/ui/LanguageToggle.tsx';
+import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AvatarStage } from './components/AvatarStage.tsx';
@@ -33,7 +34,8 @@ export function ChatPage() {
   }, []);
 
   async function onLogout() {
-    void navigate('/', { replace: true });
+    // Leave the guarded page first: cleared auth on /chat would make its guard send us to /login.
+    await navigate('/', { replace: true });
     await logout();
   }
 
@@ -66,7 +68,10 @@ export function ChatPage() {
             <h1 id="chat-title" className="chat-panel__title">
               {hasActive ? (activeTitle ?? t('chat.untitled')) : t('chat.pageTitle')}
             </h1>
-            <LanguageToggle className="show-narrow" />
+            <span className="show-narrow">
+              <LanguageToggle />
+              <ThemeToggle />
+            </span>
           </div>
           <MessageList />
           <div id="composer">

@@ -10,7 +10,7 @@ import {
   type ErrorBody,
   type Personality,
   type ServerPayload,
-  type ServerEvent,
+  ServerEvent,
 } from '@alma/protocol';
 import { ApiError, call } from '../../lib/api.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
@@ -202,13 +202,15 @@ export const useChat = create<ChatState>()((set, get) => {
 
     handleServerEvent: (event) => {
       const before = get();
-      if (event.name === 'server:status') {
+      if (event.name === ServerEvent.serverStatus) {
         set({ serverInfo: event.payload });
         return;
       }
       const next = reduceServerEvent(before, event);
       if (next === before) return;
       set(next);
+      // A finished exchange changes the session's count and may title it: refresh the list.
+      if (event.name === ServerEvent.chatReply) void get().loadSessions();
       if (next.activeSessionId !== before.activeSessionId && next.activeSessionId !== null) {
         void get().selectSession(next.activeSessionId);
       }

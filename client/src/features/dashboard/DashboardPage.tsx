@@ -90,8 +90,8 @@ export function DashboardPage() {
             aria-label={t('nav.logout')}
             title={t('nav.logout')}
             onClick={() => {
-              void navigate('/', { replace: true });
-              void logout();
+              // Leave the guarded page first, then clear (see ChatPage).
+              void Promise.resolve(navigate('/', { replace: true })).then(logout);
             }}
           >
             <Icon name="logout" />

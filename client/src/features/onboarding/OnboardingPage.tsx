@@ -29,8 +29,8 @@ export function OnboardingPage() {
   const save = usePreferences((s) => s.save);
 
   const [step, setStep] = useState(0);
-  const [avatar, setAvatar] = useState<string | null>(saved.avatar);
-  const [voice, setVoice] = useState<string | null>(saved.voice);
+  const [avatar, setAvatar] = useState<string | null>(findAvatar(saved.avatar)?.id ?? null);
+  const [voice, setVoice] = useState<string | null>(findVoice(saved.voice)?.id ?? null);
   const [error, setError] = useState<FieldCode | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -62,8 +62,10 @@ export function OnboardingPage() {
     }
   }
 
-  const avatarName = avatar && findAvatar(avatar) ? t(`avatars.${findAvatar(avatar)!.id}.name`) : '';
-  const voiceName = voice && findVoice(voice) ? t(`voices.${findVoice(voice)!.id}`) : '';
+  const chosenAvatar = findAvatar(avatar);
+  const chosenVoice = findVoice(voice);
+  const avatarName = chosenAvatar ? t(`avatars.${chosenAvatar.id}.name`) : '';
+  const voiceName = chosenVoice ? t(`voices.${chosenVoice.id}`) : '';
 
   return (
     <div className="onboarding-page">

@@ -50,8 +50,10 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
             ))}
           </select>
         </label>
-        <LanguageToggle className="hide-narrow" />
-        <ThemeToggle />
+        <span className="hide-narrow">
+          <LanguageToggle />
+          <ThemeToggle />
+        </span>
         <Link to="/dashboard" className="icon-button" aria-label={t('chat.dashboard')} title={t('chat.dashboard')}>
           <Icon name="grid" />
         </Link>

@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MESSAGE_MAX_LENGTH } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { connectionStatus, useChat } from '../store.ts';
 
@@ -67,7 +68,7 @@ export function Composer() {
         placeholder={offline ? t('chat.placeholderOffline') : t('chat.placeholder')}
         disabled={offline}
         aria-describedby={hintId}
-        maxLength={4000}
+        maxLength={MESSAGE_MAX_LENGTH}
       />
       <button
         type="submit"
