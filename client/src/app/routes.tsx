@@ -8,17 +8,28 @@ import { RequireAuth, RequireOnboarding } from './guards.tsx';
  * landing page does not pay for the chat's socket client or the dashboard.
  */
 const screens: RouteObject[] = [
-  { path: '/', lazy: async () => ({ Component: (await import('../features/landing/LandingPage.tsx')).LandingPage }) },
-  { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage.tsx')).LoginPage }) },
+  {
+    path: '/',
+    lazy: async () => ({ Component: (await import('../features/landing/LandingPage.tsx')).LandingPage }),
+  },
+  {
+    path: '/login',
+    lazy: async () => ({ Component: (await import('../features/auth/LoginPage.tsx')).LoginPage }),
+  },
   {
     path: '/register',
     lazy: async () => ({ Component: (await import('../features/auth/RegisterPage.tsx')).RegisterPage }),
   },
   {
     path: '/auth/callback',
-    lazy: async () => ({ Component: (await import('../features/auth/AuthCallbackPage.tsx')).AuthCallbackPage }),
+    lazy: async () => ({
+      Component: (await import('../features/auth/AuthCallbackPage.tsx')).AuthCallbackPage,
+    }),
   },
-  { path: '/terms', lazy: async () => ({ Component: (await import('../features/legal/TermsPage.tsx')).TermsPage }) },
+  {
+    path: '/terms',
+    lazy: async () => ({ Component: (await import('../features/legal/TermsPage.tsx')).TermsPage }),
+  },
   {
     path: '/privacy',
     lazy: async () => ({ Component: (await import('../features/legal/PrivacyPage.tsx')).PrivacyPage }),
@@ -38,15 +49,22 @@ const screens: RouteObject[] = [
     children: [
       {
         path: '/onboarding',
-        lazy: async () => ({ Component: (await import('../features/onboarding/OnboardingPage.tsx')).OnboardingPage }),
+        lazy: async () => ({
+          Component: (await import('../features/onboarding/OnboardingPage.tsx')).OnboardingPage,
+        }),
       },
       {
         element: <RequireOnboarding />,
         children: [
-          { path: '/chat', lazy: async () => ({ Component: (await import('../features/chat/ChatPage.tsx')).ChatPage }) },
+          {
+            path: '/chat',
+            lazy: async () => ({ Component: (await import('../features/chat/ChatPage.tsx')).ChatPage }),
+          },
           {
             path: '/dashboard',
-            lazy: async () => ({ Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage }),
+            lazy: async () => ({
+              Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage,
+            }),
           },
         ],
       },

@@ -123,7 +123,9 @@ describe('call(route, input)', () => {
         },
       }),
     ]);
-    const error = await api.call(routes.auth.login, { body: { email: 'x', password: 'y' } }).catch((e: unknown) => e);
+    const error = await api
+      .call(routes.auth.login, { body: { email: 'x', password: 'y' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.code).toBe('validation_failed');
@@ -215,7 +217,11 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
   const rotated = () => json(200, { success: true, token: 'access-2', refreshToken: 'refresh-2', user });
 
   it('refreshes once, stores the rotated pair and retries with the new token', async () => {
-    const { api, net, auth, onRefreshed } = client([expired(), rotated(), json(200, { success: true, user })]);
+    const { api, net, auth, onRefreshed } = client([
+      expired(),
+      rotated(),
+      json(200, { success: true, user }),
+    ]);
     const result = await api.call(routes.auth.me, {});
     expect(result.user.id).toBe('u1');
     expect(net.requests.map((r) => r.url)).toEqual(['/auth/me', '/auth/refresh', '/auth/me']);
@@ -259,6 +265,17 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     expect(error.code).toBe('invalid_credentials');
     expect(net.requests).toHaveLength(1);
     expect(onAuthLost).not.toHaveBeenCalled();
+  });
+
+  it('uses an explicit token as given and never refreshes it (logout after local clear)', async () => {
+    const { api, net, auth } = client([expired()]);
+    auth.token = null;
+    await api
+      .call(routes.auth.logout, { body: {} }, { token: 'old-access', keepalive: true })
+      .catch(() => undefined);
+    expect(net.requests).toHaveLength(1);
+    expect((net.requests[0]?.init.headers as Record<string, string>).Authorization).toBe('Bearer old-access');
+    expect(net.requests[0]?.init.keepalive).toBe(true);
   });
 
   it('shares one refresh between concurrent 401s (rotating tokens must not be reused)', async () => {

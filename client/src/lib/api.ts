@@ -7,25 +7,14 @@ import {
   type ErrorCode,
   type FieldError,
   type RouteDef,
+  type RouteInput,
   type RouteResponse,
 } from '@alma/protocol';
-import type { z } from 'zod';
 import { currentLanguage, i18n } from './i18n.ts';
 import { useSession } from './session.ts';
 
-/**
- * What a caller passes for a route: each declared part's input; parts the route does not declare
- * are absent, and a part whose schema accepts undefined is optional. (protocol's `RouteInput`
- * tests `z.input<P>` against ZodUndefined, which never matches, so it demands `params: undefined`
- * on every call; this checks the schema itself.)
- */
-type Part<S, K extends string> = S extends z.ZodUndefined
-  ? { [_ in K]?: never }
-  : undefined extends z.input<S>
-    ? { [_ in K]?: z.input<S> }
-    : { [_ in K]: z.input<S> };
-export type CallInput<D> =
-  D extends RouteDef<infer P, infer Q, infer B, z.ZodType> ? Part<P, 'params'> & Part<Q, 'query'> & Part<B, 'body'> : never;
+/** What a caller passes for a route (protocol's `RouteInput`). */
+export type CallInput<D> = RouteInput<D>;
 
 /** Codes the client adds to the protocol's: no answer at all, or an answer we cannot read. */
 export type ClientErrorCode = 'network_error' | 'invalid_response' | 'timeout';
@@ -82,6 +71,10 @@ export interface ApiClientDeps {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Use this access token instead of the stored one (logout, after local auth data is cleared). */
+  token?: string;
+  /** Let the request outlive the page (fetch keepalive), for a logout just before navigating. */
+  keepalive?: boolean;
   /** Aborts the request after this many ms and throws `timeout` (no retry). */
   timeoutMs?: number;
 }
@@ -180,7 +173,12 @@ export function createApiClient(deps: ApiClientDeps) {
     if (route.auth && token) headers.Authorization = `Bearer ${token}`;
     return fetchWithRetry(
       urlFor(route, { params, query }),
-      { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      {
+        method: route.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(options.keepalive ? { keepalive: true } : {}),
+      },
       options,
     );
   }
@@ -214,12 +212,7 @@ export function createApiClient(deps: ApiClientDeps) {
     if (!refreshToken) return Promise.resolve(false);
     refreshing = (async () => {
       try {
-        const response = await request(
-          routes.auth.refresh,
-          { body: { refreshToken } },
-          {},
-          null,
-        );
+        const response = await request(routes.auth.refresh, { body: { refreshToken } }, {}, null);
         if (!response.ok) {
           deps.onAuthLost();
           return false;
@@ -246,9 +239,9 @@ export function createApiClient(deps: ApiClientDeps) {
     input: CallInput<D>,
     options: CallOptions = {},
   ): Promise<RouteResponse<D>> {
-    const token = deps.getToken();
+    const token = options.token ?? deps.getToken();
     let response = await request(route, input, options, token);
-    if (response.status === 401 && route.auth && deps.getRefreshToken()) {
+    if (response.status === 401 && route.auth && options.token === undefined && deps.getRefreshToken()) {
       // Another call may have refreshed while this one was in flight.
       const current = deps.getToken();
       const refreshed = current !== null && current !== token ? true : await refreshSession();
@@ -266,7 +259,8 @@ export const api = createApiClient({
   fetch: (...args) => fetch(...args),
   getToken: () => useSession.getState().token,
   getRefreshToken: () => useSession.getState().refreshToken,
-  onRefreshed: ({ token, refreshToken, user }) => useSession.getState().setSession({ token, refreshToken, user }),
+  onRefreshed: ({ token, refreshToken, user }) =>
+    useSession.getState().setSession({ token, refreshToken, user }),
   onAuthLost: () => useSession.getState().clear(),
   getLanguage: () => currentLanguage(),
   text: (key) => i18n.t(key),

@@ -102,6 +102,8 @@ describe('protocol texts', () => {
     void i18n.changeLanguage('en');
     expect(i18n.t('errors.limit_reached')).toBe(ERROR_MESSAGES.en.limit_reached);
     expect(i18n.t('validation.passwordMismatch')).toBe('Passwords do not match');
-    expect(i18n.t('errors.connectionFailed')).toBe('Cannot connect to server. Please check your internet connection.');
+    expect(i18n.t('errors.connectionFailed')).toBe(
+      'Cannot connect to server. Please check your internet connection.',
+    );
   });
 });

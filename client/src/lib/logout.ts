@@ -3,17 +3,21 @@ import { call } from './api.ts';
 import { useSession } from './session.ts';
 
 /**
- * Revokes the refresh token's family on the server, then clears local auth data whatever the
- * server said (a failed logout call must not keep the user signed in on this device).
+ * Logs out: local auth data goes at once (a page change must not leave the user signed in on
+ * this device), then the server is asked to revoke the refresh token's family. That request
+ * carries the token explicitly and uses keepalive, so it completes even if the page navigates.
  */
 export async function logout(): Promise<void> {
   const { refreshToken, token } = useSession.getState();
-  if (token) {
-    try {
-      await call(routes.auth.logout, { body: refreshToken ? { refreshToken } : {} }, { timeoutMs: 5000 });
-    } catch {
-      // Already logged out, offline, or the token expired: clearing locally is what matters.
-    }
-  }
   useSession.getState().clear();
+  if (!token) return;
+  try {
+    await call(
+      routes.auth.logout,
+      { body: refreshToken ? { refreshToken } : {} },
+      { token, keepalive: true, timeoutMs: 5000 },
+    );
+  } catch {
+    // Already logged out, offline, or the token expired: clearing locally is what matters.
+  }
 }

@@ -26,7 +26,8 @@ export function createSocket(getToken: () => string | null): AppSocket {
   return io({
     path: '/socket.io',
     autoConnect: false,
-    auth: (cb: (data: HandshakeAuth) => void) => cb({ token: getToken() ?? '', protocolVersion: PROTOCOL_VERSION }),
+    auth: (cb: (data: HandshakeAuth) => void) =>
+      cb({ token: getToken() ?? '', protocolVersion: PROTOCOL_VERSION }),
   });
 }
 

@@ -38,9 +38,10 @@ export async function registerClient(app: FastifyInstance, clientDist: string): 
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    // A page load (the browser asks for HTML) gets the app, even under an API prefix such as
+    // /auth/callback or /chat; API calls ask for JSON and get a JSON 404.
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (hasClient && request.method === 'GET' && !isApi && wantsHtml) {
+    if (hasClient && request.method === 'GET' && wantsHtml && !request.url.startsWith('/socket.io')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const language = languageFromHeader(request.headers['accept-language']);

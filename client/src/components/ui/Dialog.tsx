@@ -12,7 +12,8 @@ interface DialogProps {
   onSubmit?: () => void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), textarea, select, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), textarea, select, [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards. */
 export function Dialog({ title, onClose, children, actions, onSubmit }: DialogProps) {
@@ -22,7 +23,8 @@ export function Dialog({ title, onClose, children, actions, onSubmit }: DialogPr
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>('input, textarea, select') ??
+    const first =
+      panel.current?.querySelector<HTMLElement>('input, textarea, select') ??
       panel.current?.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
     return () => previous?.focus();

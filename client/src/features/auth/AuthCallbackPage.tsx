@@ -28,7 +28,11 @@ export function AuthCallbackPage() {
   const detail = params.get('error_description') ?? providerError;
   // On error or missing token there is nothing to exchange: the error shows straight away.
   const paramError =
-    providerError || !token ? (detail ? t('errors.oauthFailed', { detail }) : t('errors.oauthNoToken')) : null;
+    providerError || !token
+      ? detail
+        ? t('errors.oauthFailed', { detail })
+        : t('errors.oauthNoToken')
+      : null;
 
   useEffect(() => {
     if (paramError || !token) return;
@@ -42,7 +46,8 @@ export function AuthCallbackPage() {
         useSession.getState().setUser(user);
         setPhase({ kind: 'redirecting' });
         timer = setTimeout(() => {
-          if (isNewUser) void navigate('/onboarding', { replace: true, state: { userId: user.id, fromOAuth: true } });
+          if (isNewUser)
+            void navigate('/onboarding', { replace: true, state: { userId: user.id, fromOAuth: true } });
           else void navigate('/chat', { replace: true });
         }, REDIRECT_DELAY_MS);
       })
@@ -78,10 +83,14 @@ export function AuthCallbackPage() {
             <button type="button" className="button button--ghost" onClick={() => void navigate('/login')}>
               {t('auth.callback.backToLogin')}
             </button>
-            <button type="button" className="button button--primary" onClick={() => {
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => {
                 setPhase({ kind: 'working' });
                 setAttempt((n) => n + 1);
-              }}>
+              }}
+            >
               {t('auth.callback.retry')}
             </button>
           </div>

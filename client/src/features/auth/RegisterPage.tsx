@@ -31,7 +31,11 @@ interface Form {
   terms: boolean;
 }
 
-const STEP_FIELDS: FieldName[][] = [['name', 'email'], ['password', 'confirmPassword'], ['plan', 'terms']];
+const STEP_FIELDS: FieldName[][] = [
+  ['name', 'email'],
+  ['password', 'confirmPassword'],
+  ['plan', 'terms'],
+];
 
 /** Spec §5 Register: the rules of each step, as field codes. */
 function validateStep(step: number, form: Form): Errors {
@@ -137,7 +141,11 @@ export function RegisterPage() {
   }
 
   const err = (field: FieldName) => (errors[field] ? t(`validation.${errors[field]}`) : null);
-  const stepLabels = [t('auth.register.steps.account'), t('auth.register.steps.password'), t('auth.register.steps.plan')];
+  const stepLabels = [
+    t('auth.register.steps.account'),
+    t('auth.register.steps.password'),
+    t('auth.register.steps.plan'),
+  ];
 
   return (
     <AuthShell>
@@ -149,7 +157,12 @@ export function RegisterPage() {
         <div className="error-card" role="alert">
           <h2 className="error-card__title">{t('auth.register.errorTitle')}</h2>
           <p>{failure}</p>
-          <button type="button" className="button button--primary" onClick={() => void submit()} disabled={submitting}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void submit()}
+            disabled={submitting}
+          >
             {t('common.retry')}
           </button>
         </div>
@@ -271,8 +284,17 @@ export function RegisterPage() {
               {t('common.back')}
             </button>
           ) : null}
-          <button type="submit" className="button button--primary form__primary" disabled={submitting} aria-busy={submitting}>
-            {step < 2 ? t('common.next') : submitting ? t('auth.register.submitting') : t('auth.register.submit')}
+          <button
+            type="submit"
+            className="button button--primary form__primary"
+            disabled={submitting}
+            aria-busy={submitting}
+          >
+            {step < 2
+              ? t('common.next')
+              : submitting
+                ? t('auth.register.submitting')
+                : t('auth.register.submit')}
           </button>
         </div>
       </form>

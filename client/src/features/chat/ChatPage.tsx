@@ -22,7 +22,9 @@ export function ChatPage() {
   const navigate = useNavigate();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [dialog, setDialog] = useState<SessionDialogState>(null);
-  const activeTitle = useChat((s) => s.sessions.find((x) => x.sessionId === s.activeSessionId)?.title ?? null);
+  const activeTitle = useChat(
+    (s) => s.sessions.find((x) => x.sessionId === s.activeSessionId)?.title ?? null,
+  );
   const hasActive = useChat((s) => s.activeSessionId !== null);
 
   useServerHealth();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ServerEvent, type ChatReply, type ChatSession, type Message, type ServerPayload } from '@alma/protocol';
+import {
+  ServerEvent,
+  type ChatReply,
+  type ChatSession,
+  type Message,
+  type ServerPayload,
+} from '@alma/protocol';
 import {
   initialChatData,
   localMessageId,
@@ -38,7 +44,12 @@ function chatReply(text: string): ChatReply {
     reply: text,
     emotion: 'happy',
     emotionalState: { emotion: 'happy', intensity: 0.6, mood: 'warm' },
-    animationIntent: { shouldAnimate: true, gesture: 'greeting', emotion: 'happy', context: { duration: 3000 } },
+    animationIntent: {
+      shouldAnimate: true,
+      gesture: 'greeting',
+      emotion: 'happy',
+      context: { duration: 3000 },
+    },
     language: 'es',
     userLanguage: 'es',
     audioUrl: null,
@@ -158,7 +169,15 @@ describe('reply stream (SPEC.md C-4)', () => {
   it('keeps the emotion of chat:emotion for the avatar stage', () => {
     const state = run(waiting(), {
       name: ServerEvent.chatEmotion,
-      payload: { replyId: REPLY, sessionId: SESSION, seq: 1, emotion: 'calm', intensity: 0.4, confidence: 0.7, mood: 'serene' },
+      payload: {
+        replyId: REPLY,
+        sessionId: SESSION,
+        seq: 1,
+        emotion: 'calm',
+        intensity: 0.4,
+        confidence: 0.7,
+        mood: 'serene',
+      },
     });
     expect(state.emotion).toBe('calm');
   });
@@ -181,7 +200,11 @@ describe('reply stream (SPEC.md C-4)', () => {
 
 describe('chat:error', () => {
   it('removes an empty stream and adds an error message whose retry keeps the clientMessageId', () => {
-    const state = run(waiting(), typing(0), chatError({ replyId: REPLY, clientMessageId: CMID, sessionId: SESSION }));
+    const state = run(
+      waiting(),
+      typing(0),
+      chatError({ replyId: REPLY, clientMessageId: CMID, sessionId: SESSION }),
+    );
     expect(state.pending).toBeNull();
     expect(state.typing).toBe(false);
     const last = state.messages.at(-1);
@@ -207,7 +230,12 @@ describe('chat:error', () => {
   it('limit_reached raises the limit banner with the server text', () => {
     const state = run(
       waiting(),
-      chatError({ replyId: REPLY, code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.', retryable: false }),
+      chatError({
+        replyId: REPLY,
+        code: 'limit_reached',
+        message: 'Has alcanzado el límite de mensajes de tu plan.',
+        retryable: false,
+      }),
     );
     expect(state.limit).toEqual({ message: 'Has alcanzado el límite de mensajes de tu plan.' });
   });
@@ -226,7 +254,12 @@ describe('other events', () => {
   it('limit:reached shows the banner', () => {
     const state = run(initialChatData, {
       name: ServerEvent.limitReached,
-      payload: { kind: 'messages', used: 100, limit: 100, message: 'Has alcanzado el límite de mensajes de tu plan.' },
+      payload: {
+        kind: 'messages',
+        used: 100,
+        limit: 100,
+        message: 'Has alcanzado el límite de mensajes de tu plan.',
+      },
     });
     expect(state.limit?.message).toBe('Has alcanzado el límite de mensajes de tu plan.');
   });
@@ -235,7 +268,16 @@ describe('other events', () => {
     const base: ChatData = {
       ...initialChatData,
       activeSessionId: SESSION,
-      messages: [{ id: localMessageId('c9'), type: 'user', content: 'Hi', timestamp: '', clientMessageId: 'c9', sending: true }],
+      messages: [
+        {
+          id: localMessageId('c9'),
+          type: 'user',
+          content: 'Hi',
+          timestamp: '',
+          clientMessageId: 'c9',
+          sending: true,
+        },
+      ],
     };
     const other = message({ _id: 'm-2', role: 'user', content: 'Desde otra pestaña', clientMessageId: 'c2' });
     const own = message({ _id: 'm-9', role: 'user', content: 'Hi', clientMessageId: 'c9' });
@@ -249,7 +291,11 @@ describe('other events', () => {
   });
 
   it('session:updated adds, renames and deletes sessions; deleting the active one selects the first left', () => {
-    const base: ChatData = { ...initialChatData, sessions: [session('a'), session('b')], activeSessionId: 'a' };
+    const base: ChatData = {
+      ...initialChatData,
+      sessions: [session('a'), session('b')],
+      activeSessionId: 'a',
+    };
     const state = run(
       base,
       { name: ServerEvent.sessionUpdated, payload: { kind: 'created', session: session('c') } },

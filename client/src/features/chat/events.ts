@@ -17,10 +17,7 @@ import {
 
 /** i18n keys a local (not server-sent) message may carry instead of text. */
 export type LocalTextKey =
-  | 'chat.serverUnavailable'
-  | 'chat.sendError'
-  | 'chat.personalityChanged'
-  | 'chat.replyStopped';
+  'chat.serverUnavailable' | 'chat.sendError' | 'chat.personalityChanged' | 'chat.replyStopped';
 
 /** Spec §3 "Message (local)": user, bot, system or error. */
 export interface LocalMessage {
@@ -127,12 +124,21 @@ function streamText(stream: ReplyStream): string {
 /** Registers a reply event's seq; null when it is a repeat or the reply is already final. */
 function track(state: ChatData, ev: { replyId: string; sessionId: string; seq: number }): ReplyStream | null {
   if (state.finished[ev.replyId]) return null;
-  const stream = state.streams[ev.replyId] ?? { replyId: ev.replyId, sessionId: ev.sessionId, deltas: {}, seen: {} };
+  const stream = state.streams[ev.replyId] ?? {
+    replyId: ev.replyId,
+    sessionId: ev.sessionId,
+    deltas: {},
+    seen: {},
+  };
   if (stream.seen[ev.seq]) return null;
   return { ...stream, seen: { ...stream.seen, [ev.seq]: true } };
 }
 
-function upsertMessage(messages: LocalMessage[], message: LocalMessage, replaceId = message.id): LocalMessage[] {
+function upsertMessage(
+  messages: LocalMessage[],
+  message: LocalMessage,
+  replaceId = message.id,
+): LocalMessage[] {
   const index = messages.findIndex((m) => m.id === replaceId);
   if (index === -1) return [...messages, message];
   const next = messages.slice();
@@ -140,7 +146,10 @@ function upsertMessage(messages: LocalMessage[], message: LocalMessage, replaceI
   return next;
 }
 
-function pendingMatches(pending: PendingSend | null, ids: { replyId?: string; clientMessageId?: string | null }) {
+function pendingMatches(
+  pending: PendingSend | null,
+  ids: { replyId?: string; clientMessageId?: string | null },
+) {
   if (!pending) return false;
   if (ids.replyId && pending.replyId === ids.replyId) return true;
   if (ids.clientMessageId && pending.clientMessageId === ids.clientMessageId) return true;

@@ -54,7 +54,15 @@ beforeEach(() => {
 describe('send', () => {
   it('trims the text, shows it at once and sends it with a fresh clientMessageId', async () => {
     const { transport, sent, watched } = fakeTransport([
-      { ok: true, data: { message: stored({ clientMessageId: 'x' }), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+      {
+        ok: true,
+        data: {
+          message: stored({ clientMessageId: 'x' }),
+          sessionId: 's-new',
+          replyId: 'r1',
+          duplicate: false,
+        },
+      },
     ]);
     useChat.getState().setTransport(transport);
     const done = useChat.getState().send('  Hola  ');
@@ -95,7 +103,9 @@ describe('send', () => {
     expect(connectionStatus(useChat.getState())).toBe('offline');
     expect(await useChat.getState().send('Hola')).toBe(false);
     expect(sent).toHaveLength(0);
-    expect(useChat.getState().messages).toMatchObject([{ type: 'system', contentKey: 'chat.serverUnavailable' }]);
+    expect(useChat.getState().messages).toMatchObject([
+      { type: 'system', contentKey: 'chat.serverUnavailable' },
+    ]);
   });
 
   it('a refused ack adds an error message; retry re-sends with the same clientMessageId', async () => {
@@ -125,7 +135,10 @@ describe('send', () => {
 
   it('a limit_reached ack shows the limit banner instead of a retry', async () => {
     const { transport } = fakeTransport([
-      { ok: false, error: { code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.' } },
+      {
+        ok: false,
+        error: { code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.' },
+      },
     ]);
     useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
@@ -143,9 +156,18 @@ describe('send', () => {
     useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
     const { handleServerEvent } = useChat.getState();
-    handleServerEvent({ name: ServerEvent.chatTyping, payload: { replyId: 'r1', sessionId: 's-new', seq: 0, typing: true } });
-    handleServerEvent({ name: ServerEvent.chatDelta, payload: { replyId: 'r1', sessionId: 's-new', seq: 1, text: '¡Hola' } });
-    handleServerEvent({ name: ServerEvent.chatDelta, payload: { replyId: 'r1', sessionId: 's-new', seq: 2, text: '!' } });
+    handleServerEvent({
+      name: ServerEvent.chatTyping,
+      payload: { replyId: 'r1', sessionId: 's-new', seq: 0, typing: true },
+    });
+    handleServerEvent({
+      name: ServerEvent.chatDelta,
+      payload: { replyId: 'r1', sessionId: 's-new', seq: 1, text: '¡Hola' },
+    });
+    handleServerEvent({
+      name: ServerEvent.chatDelta,
+      payload: { replyId: 'r1', sessionId: 's-new', seq: 2, text: '!' },
+    });
     expect(useChat.getState().messages.at(-1)).toMatchObject({ content: '¡Hola!', streaming: true });
     expect(useChat.getState().pending).not.toBeNull();
   });
@@ -153,15 +175,23 @@ describe('send', () => {
 
 describe('connectionStatus (spec §4: checking is shown as Connecting)', () => {
   it('is checking until the health check or the socket answers', () => {
-    expect(connectionStatus({ health: 'checking', socketState: 'connecting', serverInfo: null })).toBe('checking');
+    expect(connectionStatus({ health: 'checking', socketState: 'connecting', serverInfo: null })).toBe(
+      'checking',
+    );
   });
   it('is online once the socket is connected', () => {
-    expect(connectionStatus({ health: 'checking', socketState: 'connected', serverInfo: null })).toBe('online');
+    expect(connectionStatus({ health: 'checking', socketState: 'connected', serverInfo: null })).toBe(
+      'online',
+    );
   });
   it('is offline when the health check fails and no socket is up', () => {
-    expect(connectionStatus({ health: 'offline', socketState: 'disconnected', serverInfo: null })).toBe('offline');
+    expect(connectionStatus({ health: 'offline', socketState: 'disconnected', serverInfo: null })).toBe(
+      'offline',
+    );
   });
   it('stays online over REST when the server is healthy but the socket gave up', () => {
-    expect(connectionStatus({ health: 'online', socketState: 'disconnected', serverInfo: null })).toBe('online');
+    expect(connectionStatus({ health: 'online', socketState: 'disconnected', serverInfo: null })).toBe(
+      'online',
+    );
   });
 });

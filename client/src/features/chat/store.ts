@@ -86,8 +86,11 @@ const initialConnection = {
   sessionsLoaded: false,
 };
 
-export function connectionStatus(state: Pick<ChatState, 'health' | 'socketState' | 'serverInfo'>): ConnectionStatus {
-  if (state.socketState === 'connected') return state.serverInfo?.status === 'maintenance' ? 'offline' : 'online';
+export function connectionStatus(
+  state: Pick<ChatState, 'health' | 'socketState' | 'serverInfo'>,
+): ConnectionStatus {
+  if (state.socketState === 'connected')
+    return state.serverInfo?.status === 'maintenance' ? 'offline' : 'online';
   if (state.health === 'offline') return 'offline';
   if (state.health === 'unknown') return 'unknown';
   if (state.health === 'online') return state.socketState === 'connecting' ? 'checking' : 'online';
@@ -163,7 +166,12 @@ export const useChat = create<ChatState>()((set, get) => {
     } catch (error) {
       if (error instanceof ApiError) {
         return fail(clientMessageId, text, sessionId, {
-          code: error.code === 'network_error' || error.code === 'timeout' ? 'unavailable' : error.code === 'invalid_response' ? 'server_error' : error.code,
+          code:
+            error.code === 'network_error' || error.code === 'timeout'
+              ? 'unavailable'
+              : error.code === 'invalid_response'
+                ? 'server_error'
+                : error.code,
           message: error.displayMessage,
         });
       }
@@ -178,7 +186,9 @@ export const useChat = create<ChatState>()((set, get) => {
       pending: null,
       typing: false,
       messages: [
-        ...state.messages.map((m) => (m.id === localMessageId(clientMessageId) ? { ...m, sending: false } : m)),
+        ...state.messages.map((m) =>
+          m.id === localMessageId(clientMessageId) ? { ...m, sending: false } : m,
+        ),
         errorMessage(
           error.message,
           limited ? undefined : { clientMessageId, text, sessionId },
@@ -305,7 +315,10 @@ export const useChat = create<ChatState>()((set, get) => {
 
     renameSession: async (sessionId, title) => {
       try {
-        const { session } = await call(routes.chat.renameSession, { params: { id: sessionId }, body: { title } });
+        const { session } = await call(routes.chat.renameSession, {
+          params: { id: sessionId },
+          body: { title },
+        });
         set((s) => ({ sessions: s.sessions.map((x) => (x.sessionId === sessionId ? session : x)) }));
       } catch {
         // Ignored silently (spec §4).

@@ -65,7 +65,12 @@ export function DashboardPage() {
   }
 
   function onTabKey(event: KeyboardEvent, index: number) {
-    const delta = event.key === 'ArrowDown' || event.key === 'ArrowRight' ? 1 : event.key === 'ArrowUp' || event.key === 'ArrowLeft' ? -1 : 0;
+    const delta =
+      event.key === 'ArrowDown' || event.key === 'ArrowRight'
+        ? 1
+        : event.key === 'ArrowUp' || event.key === 'ArrowLeft'
+          ? -1
+          : 0;
     if (!delta) return;
     event.preventDefault();
     const next = TABS[(index + delta + TABS.length) % TABS.length] ?? 'overview';
@@ -82,7 +87,7 @@ export function DashboardPage() {
           <ThemeToggle />
           <Link to="/chat" className="button button--primary button--small">
             <Icon name="chat" size={16} />
-            {t('dashboard.goToChat')}
+            <span className="button__label">{t('dashboard.goToChat')}</span>
           </Link>
           <button
             type="button"
@@ -137,7 +142,13 @@ export function DashboardPage() {
               {loadError}
             </div>
           ) : null}
-          <section id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="dashboard__panel" tabIndex={0}>
+          <section
+            id={`panel-${tab}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${tab}`}
+            className="dashboard__panel"
+            tabIndex={0}
+          >
             {tab === 'overview' ? <Overview onGo={selectTab} /> : null}
             {tab === 'profile' ? <Profile /> : null}
             {tab === 'subscription' ? <Subscription /> : null}
@@ -183,7 +194,9 @@ function Overview({ onGo }: { onGo: (tab: Tab) => void }) {
             <p className="account__name">{user.name}</p>
             <p className="account__email">{user.email}</p>
             {!Number.isNaN(since.getTime()) ? (
-              <p className="muted">{t('dashboard.overview.memberSince', { date: since.toLocaleDateString(i18n.language) })}</p>
+              <p className="muted">
+                {t('dashboard.overview.memberSince', { date: since.toLocaleDateString(i18n.language) })}
+              </p>
             ) : null}
           </div>
         </div>
@@ -228,12 +241,24 @@ function Profile() {
       <p className="alert alert--info">{t('dashboard.profile.editSoon')}</p>
       <form className="form" onSubmit={(e) => e.preventDefault()}>
         <TextField label={t('dashboard.profile.name')} value={user.name} readOnly />
-        <TextField label={t('dashboard.profile.email')} value={user.email} readOnly hint={t('dashboard.profile.emailReadOnly')} />
+        <TextField
+          label={t('dashboard.profile.email')}
+          value={user.email}
+          readOnly
+          hint={t('dashboard.profile.emailReadOnly')}
+        />
         <div className="field">
           <label className="field__label" htmlFor="profile-bio">
             {t('dashboard.profile.bio')}
           </label>
-          <textarea id="profile-bio" className="field__input" rows={3} value={user.bio} placeholder={t('dashboard.profile.bioPlaceholder')} readOnly />
+          <textarea
+            id="profile-bio"
+            className="field__input"
+            rows={3}
+            value={user.bio}
+            placeholder={t('dashboard.profile.bioPlaceholder')}
+            readOnly
+          />
         </div>
         <p className="muted">
           {t('dashboard.profile.role')}: {t(`dashboard.profile.roles.${user.role}`)}
@@ -339,14 +364,30 @@ function Preferences() {
           <div className="segmented">
             {THEMES.map((option: Theme) => (
               <label key={option} className="segmented__item segmented__item--radio">
-                <input type="radio" name="theme" value={option} checked={theme === option} onChange={() => setTheme(option)} />
+                <input
+                  type="radio"
+                  name="theme"
+                  value={option}
+                  checked={theme === option}
+                  onChange={() => setTheme(option)}
+                />
                 {t(`common.themes.${option}`)}
               </label>
             ))}
           </div>
         </fieldset>
-        <Checkbox label={t('dashboard.preferences.emailNotifications')} checked={user.emailNotifications} disabled readOnly />
-        <Checkbox label={t('dashboard.preferences.pushNotifications')} checked={user.pushNotifications} disabled readOnly />
+        <Checkbox
+          label={t('dashboard.preferences.emailNotifications')}
+          checked={user.emailNotifications}
+          disabled
+          readOnly
+        />
+        <Checkbox
+          label={t('dashboard.preferences.pushNotifications')}
+          checked={user.pushNotifications}
+          disabled
+          readOnly
+        />
         <p className="muted">{t('dashboard.preferences.notificationsSoon')}</p>
       </form>
     </Card>

@@ -9,7 +9,10 @@ import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { PRICES, type Billing } from './pricing.ts';
 
-const FEATURES: { key: 'conversations' | 'avatar' | 'voice' | 'adaptive' | 'privacy' | 'browser'; icon: IconName }[] = [
+const FEATURES: {
+  key: 'conversations' | 'avatar' | 'voice' | 'adaptive' | 'privacy' | 'browser';
+  icon: IconName;
+}[] = [
   { key: 'conversations', icon: 'chat' },
   { key: 'avatar', icon: 'smile' },
   { key: 'voice', icon: 'wave' },
@@ -39,7 +42,11 @@ export function LandingPage() {
       </a>
       <header className="landing-header">
         <Logo />
-        <nav className={`landing-nav ${menuOpen ? 'landing-nav--open' : ''}`} id="landing-menu" aria-label={t('nav.main')}>
+        <nav
+          className={`landing-nav ${menuOpen ? 'landing-nav--open' : ''}`}
+          id="landing-menu"
+          aria-label={t('nav.main')}
+        >
           <ul className="landing-nav__links">
             {anchors.map((a) => (
               <li key={a.href}>
@@ -180,7 +187,9 @@ export function LandingPage() {
             </li>
           </ul>
         </nav>
-        <p className="footer__rights muted">{t('landing.footer.rights', { year: new Date().getFullYear() })}</p>
+        <p className="footer__rights muted">
+          {t('landing.footer.rights', { year: new Date().getFullYear() })}
+        </p>
       </footer>
     </div>
   );
@@ -189,7 +198,12 @@ export function LandingPage() {
 function Pricing() {
   const { t, i18n } = useTranslation();
   const [billing, setBilling] = useState<Billing>('monthly');
-  const format = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'EUR', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  const format = new Intl.NumberFormat(i18n.language, {
+    style: 'currency',
+    currency: 'EUR',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 2,
+  });
   return (
     <section id="pricing" className="section" aria-labelledby="pricing-title">
       <h2 id="pricing-title" className="section__title">
@@ -197,10 +211,20 @@ function Pricing() {
       </h2>
       <p className="section__subtitle">{t('landing.pricing.subtitle')}</p>
       <div className="billing-toggle" role="group" aria-label={t('landing.pricing.billing')}>
-        <button type="button" className="segmented__item" aria-pressed={billing === 'monthly'} onClick={() => setBilling('monthly')}>
+        <button
+          type="button"
+          className="segmented__item"
+          aria-pressed={billing === 'monthly'}
+          onClick={() => setBilling('monthly')}
+        >
           {t('landing.pricing.monthly')}
         </button>
-        <button type="button" className="segmented__item" aria-pressed={billing === 'yearly'} onClick={() => setBilling('yearly')}>
+        <button
+          type="button"
+          className="segmented__item"
+          aria-pressed={billing === 'yearly'}
+          onClick={() => setBilling('yearly')}
+        >
           {t('landing.pricing.yearly')} <span className="badge">{t('landing.pricing.yearlyBadge')}</span>
         </button>
       </div>
@@ -211,12 +235,16 @@ function Pricing() {
       <ul className="pricing-grid">
         {PLAN_KEYS.map((plan) => (
           <li key={plan} className={`price-card ${plan === 'pro' ? 'price-card--featured' : ''}`}>
-            {plan === 'pro' ? <span className="price-card__ribbon">{t('landing.pricing.popular')}</span> : null}
+            {plan === 'pro' ? (
+              <span className="price-card__ribbon">{t('landing.pricing.popular')}</span>
+            ) : null}
             <h3 className="price-card__name">{t(`landing.pricing.${plan}.name`)}</h3>
             <p className="muted">{t(`landing.pricing.${plan}.description`)}</p>
             <p className="price-card__price">
               <span className="price-card__amount">{format.format(PRICES[plan][billing])}</span>
-              <span className="muted">{billing === 'monthly' ? t('landing.pricing.perMonth') : t('landing.pricing.perYear')}</span>
+              <span className="muted">
+                {billing === 'monthly' ? t('landing.pricing.perMonth') : t('landing.pricing.perYear')}
+              </span>
             </p>
             <ul className="price-card__features">
               {(['f1', 'f2', 'f3', 'f4'] as const).map((f) => (

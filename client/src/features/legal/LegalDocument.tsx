@@ -13,7 +13,9 @@ export function LegalDocument({ doc }: { doc: 'terms' | 'privacy' }) {
     <LegalLayout>
       <h1>{t(`legal.${doc}.title`)}</h1>
       <p className="muted">
-        {t('legal.updated', { date: new Date(UPDATED).toLocaleDateString(i18n.language, { dateStyle: 'long' }) })}
+        {t('legal.updated', {
+          date: new Date(UPDATED).toLocaleDateString(i18n.language, { dateStyle: 'long' }),
+        })}
       </p>
       <p className="lead">{t(`legal.${doc}.intro`)}</p>
       {SECTIONS.map((s) => (

@@ -126,7 +126,12 @@ export function OnboardingPage() {
                 ))}
               </div>
               <div className="upload-soon">
-                <button type="button" className="button button--ghost" disabled aria-describedby="avatar-upload-soon">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled
+                  aria-describedby="avatar-upload-soon"
+                >
                   <Icon name="upload" size={18} />
                   {t('onboarding.uploadAvatar')}
                 </button>
@@ -145,7 +150,11 @@ export function OnboardingPage() {
                 </h2>
                 <span className="onboarding__step-text">{t('onboarding.voiceText')}</span>
               </legend>
-              <div className="choice-grid choice-grid--voices" aria-label={t('onboarding.voiceList')} role="radiogroup">
+              <div
+                className="choice-grid choice-grid--voices"
+                aria-label={t('onboarding.voiceList')}
+                role="radiogroup"
+              >
                 {SYSTEM_VOICES.map((v) => (
                   <label key={v.id} className="choice-card choice-card--row">
                     <input
@@ -170,7 +179,12 @@ export function OnboardingPage() {
                 ))}
               </div>
               <div className="upload-soon">
-                <button type="button" className="button button--ghost" disabled aria-describedby="voice-upload-soon">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled
+                  aria-describedby="voice-upload-soon"
+                >
                   <Icon name="upload" size={18} />
                   {t('onboarding.uploadVoice')}
                 </button>

@@ -21,7 +21,11 @@ export function AvatarStage() {
   const speaking = useChat((s) => s.messages.some((m) => m.streaming));
   const known = findAvatar(avatar);
   const name = known ? t(`avatars.${known.id}.name`) : t('chat.stage.noAvatar');
-  const activity = speaking ? t('chat.stage.speaking') : pending ? t('chat.stage.thinking') : t('chat.stage.listening');
+  const activity = speaking
+    ? t('chat.stage.speaking')
+    : pending
+      ? t('chat.stage.thinking')
+      : t('chat.stage.listening');
 
   return (
     <section
@@ -40,7 +44,9 @@ export function AvatarStage() {
           {activity}
         </p>
         <p className="stage__emotion">
-          <span className="chip">{t('chat.stage.mood', { emotion: t(`emotions.${emotion ?? 'neutral'}`) })}</span>
+          <span className="chip">
+            {t('chat.stage.mood', { emotion: t(`emotions.${emotion ?? 'neutral'}`) })}
+          </span>
         </p>
         <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>
         <Link to="/onboarding" className="link link--muted stage__change">

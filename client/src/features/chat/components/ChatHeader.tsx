@@ -34,7 +34,12 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
         <Icon name="menu" />
       </button>
       <Logo to="/chat" />
-      <p className={`status-pill status-pill--${status}`} role="status" aria-live="polite" aria-label={t('chat.status.label', { status: statusText })}>
+      <p
+        className={`status-pill status-pill--${status}`}
+        role="status"
+        aria-live="polite"
+        aria-label={t('chat.status.label', { status: statusText })}
+      >
         <span className="status-pill__dot" aria-hidden="true" />
         <span className="status-pill__text">{statusText}</span>
       </p>
@@ -54,10 +59,21 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
           <LanguageToggle />
           <ThemeToggle />
         </span>
-        <Link to="/dashboard" className="icon-button" aria-label={t('chat.dashboard')} title={t('chat.dashboard')}>
+        <Link
+          to="/dashboard"
+          className="icon-button"
+          aria-label={t('chat.dashboard')}
+          title={t('chat.dashboard')}
+        >
           <Icon name="grid" />
         </Link>
-        <button type="button" className="icon-button" onClick={onLogout} aria-label={t('chat.logout')} title={t('chat.logout')}>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onLogout}
+          aria-label={t('chat.logout')}
+          title={t('chat.logout')}
+        >
           <Icon name="logout" />
         </button>
       </div>

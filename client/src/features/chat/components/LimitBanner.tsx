@@ -36,7 +36,11 @@ export function ProtocolBanner() {
         {t('chat.protocolMismatch')} {t('errors.protocol_mismatch')}
       </p>
       <div className="banner__actions">
-        <button type="button" className="button button--small button--primary" onClick={() => window.location.reload()}>
+        <button
+          type="button"
+          className="button button--small button--primary"
+          onClick={() => window.location.reload()}
+        >
           {t('app.reload')}
         </button>
       </div>

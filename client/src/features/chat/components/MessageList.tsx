@@ -52,12 +52,14 @@ export function MessageList() {
     const el = scroller.current;
     if (!el) return;
     if (anchor.current) {
+      // Wait for the older page; then keep the message that was on screen where it was.
+      if (loadingHistory) return;
       el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
       anchor.current = null;
       return;
     }
     if (stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, showTyping]);
+  }, [messages, showTyping, loadingHistory]);
 
   function onScroll() {
     const el = scroller.current;
@@ -137,7 +139,13 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
       })
     : m.content || (m.type === 'error' ? t('chat.sendError') : '');
   const who =
-    m.type === 'user' ? t('chat.you') : m.type === 'bot' ? t('chat.companion') : m.type === 'error' ? t('chat.error') : t('chat.system');
+    m.type === 'user'
+      ? t('chat.you')
+      : m.type === 'bot'
+        ? t('chat.companion')
+        : m.type === 'error'
+          ? t('chat.error')
+          : t('chat.system');
   const time = new Date(m.timestamp);
   const timeText = Number.isNaN(time.getTime())
     ? ''
@@ -152,7 +160,9 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
     >
       <header className="bubble__meta">
         <span className="bubble__who">{who}</span>
-        {m.emotion && m.type === 'bot' ? <span className="bubble__emotion">{t(`emotions.${m.emotion}`)}</span> : null}
+        {m.emotion && m.type === 'bot' ? (
+          <span className="bubble__emotion">{t(`emotions.${m.emotion}`)}</span>
+        ) : null}
         {timeText ? <time dateTime={m.timestamp}>{timeText}</time> : null}
         {m.sending ? <span className="bubble__state">{t('chat.sending')}</span> : null}
       </header>
@@ -164,7 +174,12 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
         <p className="bubble__note">{t('chat.incomplete')}</p>
       ) : null}
       {m.retry ? (
-        <button type="button" className="button button--small button--ghost" onClick={() => void retry(m.id)} disabled={pending !== null}>
+        <button
+          type="button"
+          className="button button--small button--ghost"
+          onClick={() => void retry(m.id)}
+          disabled={pending !== null}
+        >
           <Icon name="refresh" size={16} />
           {t('chat.retry')}
         </button>

@@ -30,7 +30,11 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
 
   return (
     <>
-      <div className={`drawer-backdrop ${open ? 'drawer-backdrop--open' : ''}`} onClick={onClose} aria-hidden="true" />
+      <div
+        className={`drawer-backdrop ${open ? 'drawer-backdrop--open' : ''}`}
+        onClick={onClose}
+        aria-hidden="true"
+      />
       <aside
         ref={panel}
         id="sessions-drawer"
@@ -43,10 +47,21 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
         <div className="sessions__header">
           <h2 className="sessions__title">{t('chat.sessions')}</h2>
           <div className="sessions__tools">
-            <button type="button" className="icon-button" onClick={() => void refresh()} aria-label={t('chat.refreshSessions')} title={t('chat.refreshSessions')}>
+            <button
+              type="button"
+              className="icon-button"
+              onClick={() => void refresh()}
+              aria-label={t('chat.refreshSessions')}
+              title={t('chat.refreshSessions')}
+            >
               <Icon name="refresh" size={18} />
             </button>
-            <button type="button" className="icon-button sessions__close" onClick={onClose} aria-label={t('chat.closeSessions')}>
+            <button
+              type="button"
+              className="icon-button sessions__close"
+              onClick={onClose}
+              aria-label={t('chat.closeSessions')}
+            >
               <Icon name="close" size={18} />
             </button>
           </div>
@@ -73,14 +88,27 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
                 >
                   <span className="session__title">{title}</span>
                   <span className="session__meta">
-                    {t('chat.messagesCount', { count: s.messageCount })} · {dateFormat.format(new Date(s.updatedAt))}
+                    {t('chat.messagesCount', { count: s.messageCount })} ·{' '}
+                    {dateFormat.format(new Date(s.updatedAt))}
                   </span>
                 </button>
                 <div className="session__actions">
-                  <button type="button" className="icon-button icon-button--small" onClick={() => onRename(s)} aria-label={`${t('common.rename')}: ${title}`} title={t('common.rename')}>
+                  <button
+                    type="button"
+                    className="icon-button icon-button--small"
+                    onClick={() => onRename(s)}
+                    aria-label={`${t('common.rename')}: ${title}`}
+                    title={t('common.rename')}
+                  >
                     <Icon name="edit" size={16} />
                   </button>
-                  <button type="button" className="icon-button icon-button--small" onClick={() => onDelete(s)} aria-label={`${t('common.delete')}: ${title}`} title={t('common.delete')}>
+                  <button
+                    type="button"
+                    className="icon-button icon-button--small"
+                    onClick={() => onDelete(s)}
+                    aria-label={`${t('common.delete')}: ${title}`}
+                    title={t('common.delete')}
+                  >
                     <Icon name="trash" size={16} />
                   </button>
                 </div>

@@ -29,7 +29,8 @@ export function useChatSocket() {
       refreshedForThisAttempt = false;
       const state = useChat.getState();
       state.setSocketState('connected');
-      if (state.activeSessionId) void emitWithAck(socket, ClientEvent.sessionWatch, { sessionId: state.activeSessionId });
+      if (state.activeSessionId)
+        void emitWithAck(socket, ClientEvent.sessionWatch, { sessionId: state.activeSessionId });
     });
 
     socket.on('disconnect', () => {

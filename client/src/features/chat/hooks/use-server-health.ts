@@ -13,7 +13,11 @@ export function useServerHealth() {
 
     async function check() {
       try {
-        const health = await call(routes.health.health, {}, { timeoutMs: HEALTH_TIMEOUT_MS, signal: controller.signal });
+        const health = await call(
+          routes.health.health,
+          {},
+          { timeoutMs: HEALTH_TIMEOUT_MS, signal: controller.signal },
+        );
         if (stopped) return;
         const state = useChat.getState();
         if (health.protocolVersion !== PROTOCOL_VERSION) state.setProtocolMismatch();

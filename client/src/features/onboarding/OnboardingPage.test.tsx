@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { User } from '@alma/protocol';
+import { i18n } from '../../lib/i18n.ts';
+import { usePreferences } from '../../lib/preferences.ts';
+import { useSession } from '../../lib/session.ts';
+import { OnboardingPage } from './OnboardingPage.tsx';
+
+const user: User = {
+  id: 'u1',
+  name: 'Ana',
+  email: 'ana@example.com',
+  bio: '',
+  language: 'es',
+  theme: 'dark',
+  emailNotifications: true,
+  pushNotifications: true,
+  plan: 'free',
+  role: 'user',
+  avatar: null,
+  stripeCustomerId: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+
+function renderOnboarding() {
+  const router = createMemoryRouter(
+    [
+      { path: '/onboarding', element: <OnboardingPage /> },
+      { path: '/chat', element: <p>chat page</p> },
+    ],
+    { initialEntries: ['/onboarding'] },
+  );
+  render(
+    <I18nextProvider i18n={i18n}>
+      <RouterProvider router={router} />
+    </I18nextProvider>,
+  );
+  return router;
+}
+
+beforeEach(async () => {
+  localStorage.clear();
+  await i18n.changeLanguage('es');
+  usePreferences.setState({ byUser: {} });
+  useSession.getState().setSession({ token: 't', refreshToken: 'r', user });
+});
+
+afterEach(cleanup);
+
+describe('onboarding (spec §2, §5)', () => {
+  it('does not advance without an avatar, and says why', () => {
+    renderOnboarding();
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByRole('alert').textContent).toBe('Selecciona o sube un avatar');
+    expect(screen.getByRole('heading', { name: 'Elige tu avatar' })).toBeTruthy();
+  });
+
+  it('avatar → voice → finish stores the choice and goes to /chat', async () => {
+    const router = renderOnboarding();
+    fireEvent.click(screen.getByRole('radio', { name: /Bruja/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByRole('alert').textContent).toBe('Selecciona o sube una voz');
+
+    fireEvent.click(screen.getByRole('radio', { name: /Lucía/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Empezar a chatear' }));
+
+    await screen.findByText('chat page');
+    expect(router.state.location.pathname).toBe('/chat');
+    expect(usePreferences.getState().get('u1')).toEqual({
+      avatar: 'witch',
+      voice: 'es-lucia',
+      onboardingCompleted: true,
+    });
+    expect(localStorage.getItem('selectedAvatar')).toBe('witch');
+  });
+
+  it('going back keeps the avatar chosen', () => {
+    renderOnboarding();
+    fireEvent.click(screen.getByRole('radio', { name: /^Robot Ciencia/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Atrás' }));
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Robot Ciencia/ }).checked).toBe(true);
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, json, type TestApp } from '../test-support/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  const dist = mkdtempSync(join(tmpdir(), 'alma-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Alma</title>');
+  writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+  t = await buildTestApp({ CLIENT_DIST: dist });
+});
+afterAll(async () => t.close());
+
+describe('serving the client', () => {
+  it.each(['/', '/chat', '/auth/callback?token=x', '/dashboard', '/no/such/page'])(
+    'a page load of %s gets the app (the client router takes over)',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,*/*' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<title>Alma</title>');
+    },
+  );
+
+  it('an API call to an unknown path gets a JSON 404, not the page', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/auth/nothing',
+      headers: { accept: 'application/json' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(json(res)).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('fingerprinted assets are cached for a year', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toContain('max-age=31536000');
+  });
+
+  it('sends the security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
