@@ -5,18 +5,6 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { languageFromHeader } from '../lib/language.ts';
 
-/** Paths that belong to the API: an unknown one answers a JSON 404, never the SPA page. */
-const API_PREFIXES = [
-  '/api/',
-  '/auth/',
-  '/chat/',
-  '/message',
-  '/health',
-  '/socket.io',
-  '/session/',
-  '/audio/',
-];
-
 /**
  * Serves the built client with an SPA fallback: any other GET that accepts HTML gets index.html,
  * and the client router takes over (unknown paths → / there, spec §2).
