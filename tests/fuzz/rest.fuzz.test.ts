@@ -33,7 +33,7 @@ import {
  * healthy. FUZZ_SEED replays a run; FUZZ_RUNS sets the requests per route.
  */
 
-const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS) || 300;
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS) || 2000;
 const IN_FLIGHT = 8;
 const REQUEST_TIMEOUT_MS = 20_000;
 const seed = fuzzSeed();

@@ -35,7 +35,7 @@ import {
  * is disconnected, and the server stays healthy. FUZZ_SEED replays a run; FUZZ_RUNS scales it.
  */
 
-const RUNS_PER_EVENT = Number(process.env.FUZZ_RUNS) * 2 || 600;
+const RUNS_PER_EVENT = Number(process.env.FUZZ_RUNS) || 2000;
 const CLIENTS = 4;
 const IN_FLIGHT_PER_CLIENT = 8;
 const ACK_TIMEOUT_MS = 10_000;
