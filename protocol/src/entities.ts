@@ -84,6 +84,8 @@ export const UserSchema = z.object({
   role: RoleSchema,
   avatar: z.string().nullable(),
   stripeCustomerId: z.string().nullable(),
+  /** Set once the address is confirmed through the emailed link or a provider that verified it. */
+  emailVerified: z.boolean(),
   createdAt: z.string(),
 });
 export type User = z.infer<typeof UserSchema>;

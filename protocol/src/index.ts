@@ -5,6 +5,8 @@ export * from './messages.ts';
 export * from './entities.ts';
 export * from './rest/define-route.ts';
 export * from './rest/auth.ts';
+export * from './rest/account.ts';
+export * from './plans.ts';
 export * from './rest/health.ts';
 export * from './rest/chat.ts';
 export * from './rest/routes.ts';

@@ -26,6 +26,13 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     protocol_mismatch: 'A new version of Alma is available. Please reload the page.',
     origin_not_allowed: 'You are not authorized to perform this action.',
     transcription_not_configured: 'Voice transcription is not configured on this server.',
+    payments_maintenance:
+      'Paid plans are in maintenance: upgrades, billing, cancellation and reactivation are disabled for now. Contact support to upgrade to Pro.',
+    no_active_subscription:
+      "You don't have an active subscription. First you must subscribe to a Standard or Advanced plan.",
+    link_invalid: 'This link is invalid or has expired. Please request a new one.',
+    oauth_not_configured: 'Signing in with this provider is not configured on this server.',
+    oauth_failed: 'Error signing in with the provider. Please try again.',
     reply_failed: 'Error processing the message. Please try again.',
     cancelled: 'The reply was stopped.',
     shutting_down: 'The server is restarting. Please try again in a moment.',
@@ -52,6 +59,14 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     protocol_mismatch: 'Hay una nueva versión de Alma. Recarga la página.',
     origin_not_allowed: 'No tienes autorización para realizar esta acción.',
     transcription_not_configured: 'La transcripción de voz no está configurada en este servidor.',
+    payments_maintenance:
+      'Los planes de pago están en mantenimiento: la mejora de plan, la facturación, la cancelación y la reactivación están desactivadas por ahora. Contacta con soporte para pasar a Pro.',
+    // Spec §8: "No tienes una suscripción activa" maps to the full no-active-subscription text.
+    no_active_subscription:
+      'No tienes una suscripción activa. Primero debes suscribirte a un plan Standard o Advanced.',
+    link_invalid: 'Este enlace no es válido o ha caducado. Solicita uno nuevo.',
+    oauth_not_configured: 'El acceso con este proveedor no está configurado en este servidor.',
+    oauth_failed: 'Error en la autenticación con el proveedor. Inténtalo de nuevo.',
     reply_failed: 'Error al procesar el mensaje. Por favor, intenta de nuevo.',
     cancelled: 'La respuesta se detuvo.',
     shutting_down: 'El servidor se está reiniciando. Inténtalo de nuevo en un momento.',

@@ -1,16 +1,30 @@
 import { APP_VERSION, PROTOCOL_VERSION } from '@alma/protocol';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createBuiltinReplyEngine } from './engines/reply/builtin.ts';
 import type { ReplyEngine } from './engines/reply/types.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
+import { createMailer, type Mailer } from './email/mailer.ts';
+import { registerAccountRoutes } from './modules/auth/account.routes.ts';
+import { createAccountService, type AccountService } from './modules/auth/account.service.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { createLoginGuard } from './modules/auth/login-guard.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { registerChatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService, type ChatService } from './modules/chat/chat.service.ts';
 import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
 import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
+import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
+import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
+import { createOAuthService } from './modules/oauth/oauth.service.ts';
+import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
+import { registerPlansRoutes } from './modules/plans/plans.routes.ts';
+import { createPlansService } from './modules/plans/plans.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
@@ -26,12 +40,15 @@ export interface AppDeps {
   clock?: Clock;
   newId?: IdGenerator;
   logger?: FastifyServerOptions['logger'];
+  /** Defaults to SMTP when `config.smtpUrl` is set, else the outbox in DATA_DIR. */
+  mailer?: Mailer;
 }
 
 export interface AlmaApp {
   app: FastifyInstance;
   io: AlmaServer;
   chat: ChatService;
+  account: AccountService;
 }
 
 /**
@@ -57,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     keepAliveTimeout: 65_000,
     requestTimeout: 60_000,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
@@ -86,6 +103,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
   });
 
+  const loginGuard = createLoginGuard({
+    maxFailuresPerAccount: config.loginMaxFailuresPerAccount,
+    maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
+    windowMs: config.loginLockWindowMin * 60_000,
+    clock,
+  });
   const auth = createAuthService({
     users: storage.users,
     refreshTokens: storage.refreshTokens,
@@ -93,25 +116,78 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     newId,
     clock,
+    loginGuard,
+    adminEmails: config.adminEmails,
+    onRegistered: (user) => account.sendVerification(user),
   });
+  const mailer =
+    deps.mailer ??
+    createMailer(
+      { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') },
+      { log: app.log, clock },
+    );
+  const account = createAccountService({
+    users: storage.users,
+    refreshTokens: storage.refreshTokens,
+    oneTimeTokens: storage.oneTimeTokens,
+    auth,
+    mailer,
+    appUrl: config.appUrl,
+    resetTokenTtlMin: config.resetTokenTtlMin,
+    verifyTokenTtlH: config.verifyTokenTtlH,
+    loginGuard,
+    clock,
+    log: app.log,
+  });
+  const users = createUsersService({ users: storage.users });
+  const plans = createPlansService({
+    users: storage.users,
+    usage: storage.usage,
+    publisher,
+    clock,
+    freeMessagesPerMonth: config.freeMessagesPerMonth,
+  });
+  const payments = createPaymentsService({ users: storage.users, clock });
   const chat = createChatService({
     sessions: storage.sessions,
     messages: storage.messages,
     engine,
     publisher,
+    quota: plans.quota,
     newId,
     clock,
     log: app.log,
   });
+  const oauth = createOAuthService({
+    clients: createOAuthClients(config.oauth),
+    users: storage.users,
+    identities: storage.identities,
+    refreshTokens: storage.refreshTokens,
+    startSession: (user) => auth.startSession(user),
+    appUrl: config.appUrl,
+    adminEmails: config.adminEmails,
+    newId,
+    clock,
+  });
 
   registerHealthRoutes(app, health);
   registerAuthRoutes(app, { auth, rateLimitMax: config.authRateLimitMax });
+  registerAccountRoutes(app, { account, rateLimitMax: config.authRateLimitMax });
+  registerUsersRoutes(app, { users });
   registerChatRoutes(app, { chat });
+  registerOAuthRoutes(app, {
+    oauth,
+    rateLimitMax: config.authRateLimitMax,
+    secureCookie: config.appUrl.startsWith('https:'),
+  });
+  registerPlansRoutes(app, { plans });
+  registerPaymentRoutes(app, { payments });
   addHandlers(chatSocketHandlers({ chat }));
   await registerClient(app, config.clientDist);
 
   app.addHook('preClose', async () => {
     await chat.drain(config.shutdownGraceMs);
+    await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —
     // engine.close() alone would discard them. No "disconnect" packet is sent, so clients see a
     // transport close and reconnect by themselves to the restarted server.
@@ -121,5 +197,5 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     io.engine.close();
   });
 
-  return { app, io, chat };
+  return { app, io, chat, account };
 }

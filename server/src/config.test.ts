@@ -51,3 +51,68 @@ describe('loadConfig', () => {
     ).toEqual(['https://a.example', 'https://b.example']);
   });
 });
+
+describe('loadConfig: accounts and email', () => {
+  it('defaults APP_URL to localhost:PORT, MAIL_FROM, link lifetimes and the login guard', () => {
+    expect(loadConfig({ DATA_DIR: dir(), PORT: '4100' })).toMatchObject({
+      appUrl: 'http://localhost:4100',
+      smtpUrl: undefined,
+      mailFrom: 'Alma <no-reply@localhost>',
+      adminEmails: [],
+      resetTokenTtlMin: 60,
+      verifyTokenTtlH: 48,
+      loginMaxFailuresPerAccount: 5,
+      loginMaxFailuresPerAddress: 20,
+      loginLockWindowMin: 15,
+    });
+  });
+
+  it('A-10 reads ADMIN_EMAILS as a trimmed, lower-cased list; APP_URL loses its trailing slash', () => {
+    const config = loadConfig({
+      DATA_DIR: dir(),
+      ADMIN_EMAILS: ' Boss@Example.com, ,ops@example.com ',
+      APP_URL: 'https://alma.example.com/',
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+    });
+    expect(config.adminEmails).toEqual(['boss@example.com', 'ops@example.com']);
+    expect(config.appUrl).toBe('https://alma.example.com');
+    expect(config.smtpUrl).toBe('smtps://user:pass@mail.example.com:465');
+  });
+
+  it('names bad values of the new variables', () => {
+    const attempt = () =>
+      loadConfig({
+        DATA_DIR: dir(),
+        APP_URL: 'ftp://x',
+        SMTP_URL: 'http://mail',
+        RESET_TOKEN_TTL_MIN: '0',
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: 'many',
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      for (const name of ['APP_URL', 'SMTP_URL', 'RESET_TOKEN_TTL_MIN', 'LOGIN_MAX_FAILURES_PER_ACCOUNT']) {
+        expect((error as ConfigError).message).toContain(`${name}=`);
+      }
+    }
+  });
+});
+
+describe('FREE_MESSAGES_PER_MONTH', () => {
+  it('L-1 defaults to the plan table, can be lowered, and refuses zero', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).freeMessagesPerMonth).toBe(500);
+    expect(loadConfig({ DATA_DIR: dir(), FREE_MESSAGES_PER_MONTH: '3' }).freeMessagesPerMonth).toBe(3);
+    expect(() => loadConfig({ DATA_DIR: dir(), FREE_MESSAGES_PER_MONTH: '0' })).toThrow(
+      /FREE_MESSAGES_PER_MONTH="0"/,
+    );
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off unless asked for, so X-Forwarded-For cannot dodge per-address limits', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'yes' })).toThrow(ConfigError);
+  });
+});

@@ -1,3 +1,4 @@
+import { PLAN_TABLE } from '@alma/protocol';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,8 @@ import { z } from 'zod';
  * configuration table; a bad value stops start-up with one clear message naming it.
  */
 const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const EnvSchema = z.object({
   PORT: intFrom(0, 65535).default(3000),
@@ -30,7 +33,41 @@ const EnvSchema = z.object({
   SOCKET_RECORD_DIR: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: intFrom(0, 120_000).default(5000),
   CLIENT_DIST: z.string().min(1).optional(),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  // Sign-in through Google and GitHub (SPEC.md O-1): a provider is on when its id and secret are
+  // both set. The endpoint overrides exist so tests can point at an authorization server on loopback.
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_AUTHORIZE_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: httpUrl.default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  APP_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Alma <no-reply@localhost>'),
+  ADMIN_EMAILS: z.string().default(''),
+  RESET_TOKEN_TTL_MIN: intFrom(1, 7 * 24 * 60).default(60),
+  VERIFY_TOKEN_TTL_H: intFrom(1, 30 * 24).default(48),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: intFrom(1, 100_000).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: intFrom(1, 100_000).default(20),
+  LOGIN_LOCK_WINDOW_MIN: intFrom(1, 24 * 60).default(15),
+  FREE_MESSAGES_PER_MONTH: intFrom(1, 10_000_000).optional(),
 });
+
+/** An OAuth 2.0 client registered at an outside provider. */
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+}
 
 export interface Config {
   port: number;
@@ -50,6 +87,27 @@ export interface Config {
   socketRecordDir: string | undefined;
   shutdownGraceMs: number;
   clientDist: string;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, lockouts). */
+  trustProxy: boolean;
+  /** Null when the provider's client id and secret are not set (SPEC.md O-1). */
+  oauth: {
+    google: (OAuthClientConfig & { userinfoUrl: string }) | null;
+    github: (OAuthClientConfig & { apiUrl: string }) | null;
+  };
+  /** Public base of the links in emails, without a trailing slash. */
+  appUrl: string;
+  /** Unset: emails go to DATA_DIR/outbox and the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Lower-cased; these accounts get the admin role (SPEC.md A-10). */
+  adminEmails: string[];
+  resetTokenTtlMin: number;
+  verifyTokenTtlH: number;
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerAddress: number;
+  loginLockWindowMin: number;
+  /** The free plan's monthly message cap; PLAN_TABLE's value unless set (SPEC.md L-1). */
+  freeMessagesPerMonth: number | null;
 }
 
 export class ConfigError extends Error {
@@ -95,7 +153,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
+    trustProxy: e.TRUST_PROXY === 'true',
+    oauth: {
+      google: oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, {
+        authorizeUrl: e.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: e.GOOGLE_TOKEN_URL,
+        userinfoUrl: e.GOOGLE_USERINFO_URL,
+      }),
+      github: oauthClient('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET, {
+        authorizeUrl: e.GITHUB_AUTHORIZE_URL,
+        tokenUrl: e.GITHUB_TOKEN_URL,
+        apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
+      }),
+    },
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmails: e.ADMIN_EMAILS.split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    resetTokenTtlMin: e.RESET_TOKEN_TTL_MIN,
+    verifyTokenTtlH: e.VERIFY_TOKEN_TTL_H,
+    loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    loginLockWindowMin: e.LOGIN_LOCK_WINDOW_MIN,
+    freeMessagesPerMonth: e.FREE_MESSAGES_PER_MONTH ?? PLAN_TABLE.free.limits.messages,
   };
+}
+
+/** A provider is configured by both its id and secret; one without the other is a mistake worth stopping for. */
+function oauthClient<T extends { authorizeUrl: string; tokenUrl: string }>(
+  prefix: string,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  endpoints: T,
+): (OAuthClientConfig & T) | null {
+  if (clientId && clientSecret) return { clientId, clientSecret, ...endpoints };
+  if (!clientId && !clientSecret) return null;
+  const missing = clientId ? `${prefix}_CLIENT_SECRET` : `${prefix}_CLIENT_ID`;
+  throw new ConfigError([
+    `${missing}="": is required when ${prefix}_CLIENT_${clientId ? 'ID' : 'SECRET'} is set`,
+  ]);
 }
 
 /** The secret survives restarts so that issued tokens stay valid; it never leaves DATA_DIR. */

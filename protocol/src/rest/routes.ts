@@ -1,3 +1,4 @@
+import { accountRoutes, paymentRoutes } from './account.ts';
 import { authRoutes } from './auth.ts';
 import { chatRoutes } from './chat.ts';
 import { healthRoutes } from './health.ts';
@@ -5,12 +6,16 @@ import { healthRoutes } from './health.ts';
 /** Every REST route, by domain. Later issues add their domains here. */
 export const routes = {
   auth: authRoutes,
+  account: accountRoutes,
+  payment: paymentRoutes,
   health: healthRoutes,
   chat: chatRoutes,
 } as const;
 
 export const allRoutes = [
   ...Object.values(authRoutes),
+  ...Object.values(accountRoutes),
+  ...Object.values(paymentRoutes),
   ...Object.values(healthRoutes),
   ...Object.values(chatRoutes),
 ];

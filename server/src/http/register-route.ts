@@ -24,7 +24,7 @@ export function registerRoute<D extends RouteDef>(
   app: FastifyInstance,
   route: D,
   handler: RouteHandler<D>,
-  options: Pick<RouteShorthandOptions, 'config' | 'bodyLimit'> = {},
+  options: Pick<RouteShorthandOptions, 'config' | 'bodyLimit' | 'errorHandler'> = {},
 ): void {
   const urls = [route.path, ...(route.aliases ?? []).map((prefix) => `${prefix}${route.path}`)];
   for (const url of urls) {
@@ -51,6 +51,8 @@ export function registerRoute<D extends RouteDef>(
           body: parse(route.body, request.body ?? undefined, 'body'),
         } as RouteParsed<D>;
         const result = await handler(input, { request, reply, userId: request.userId ?? '' });
+        // A handler that answered by itself (a redirect for a browser) keeps its answer.
+        if (reply.sent) return reply;
         void reply.code(route.status ?? 200);
         return route.response.parse(result);
       },

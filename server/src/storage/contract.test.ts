@@ -11,12 +11,16 @@ import { MIGRATIONS, migrate } from './embedded/migrations.ts';
 import { openMongoStorage } from './mongodb/index.ts';
 import { openStorage } from './index.ts';
 import {
+  DEFAULT_PREFERENCES,
   DuplicateKeyError,
+  type IdentityRecord,
   type NewMessage,
   type NewUser,
+  type OneTimeTokenRecord,
   type RefreshTokenRecord,
   type SessionRecord,
   type Storage,
+  type UserPatch,
 } from './types.ts';
 
 /**
@@ -99,6 +103,37 @@ function newToken(
   };
 }
 
+function newOneTimeToken(
+  userId: string,
+  name: string,
+  overrides: Partial<OneTimeTokenRecord> = {},
+): OneTimeTokenRecord {
+  return {
+    tokenHash: `link-hash-of-${name}`,
+    userId,
+    kind: 'reset',
+    createdAt: at(0),
+    expiresAt: at(3600),
+    usedAt: null,
+    ...overrides,
+  };
+}
+
+function newIdentity(
+  userId: string,
+  subject: string,
+  overrides: Partial<IdentityRecord> = {},
+): IdentityRecord {
+  return {
+    provider: 'google',
+    subject,
+    userId,
+    email: `${subject}@gmail.com`,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
 /** Every key at any depth: a driver's extra fields must never reach callers. */
 function keysDeep(value: unknown, keys = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
@@ -140,6 +175,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           pushNotifications: true,
           avatar: null,
           stripeCustomerId: null,
+          emailVerified: false,
         };
         expect(created).toStrictEqual(expected);
         expect(await storage.users.findById('user-0001')).toStrictEqual(expected);
@@ -164,6 +200,358 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
       it('reads an unknown id or email as null', async () => {
         expect(await storage.users.findById('nobody')).toBeNull();
         expect(await storage.users.findByEmail('nobody@example.com')).toBeNull();
+      });
+
+      it('stores emailVerified when given', async () => {
+        const created = await storage.users.create(newUser(1, { emailVerified: true }));
+        expect(created.emailVerified).toBe(true);
+        expect((await storage.users.findById('user-0001'))?.emailVerified).toBe(true);
+      });
+
+      it('updates only the fields in the patch, and returns the record as stored', async () => {
+        const created = await storage.users.create(newUser(1));
+
+        const renamed = await storage.users.update('user-0001', { name: 'Ana', bio: 'Hola' });
+        expect(renamed).toStrictEqual({ ...created, name: 'Ana', bio: 'Hola' });
+
+        const everything: Required<UserPatch> = {
+          name: 'Ana María',
+          bio: '',
+          language: 'en',
+          theme: 'light',
+          emailNotifications: false,
+          pushNotifications: false,
+          passwordHash: 'new-hash',
+          emailVerified: true,
+          role: 'admin',
+          plan: 'pro',
+        };
+        const changed = await storage.users.update('user-0001', everything);
+        expect(changed).toStrictEqual({ ...created, ...everything });
+        expect(await storage.users.findById('user-0001')).toStrictEqual(changed);
+
+        // Booleans go back as well as forth, and an empty patch changes nothing.
+        const back = await storage.users.update('user-0001', {
+          emailNotifications: true,
+          emailVerified: false,
+        });
+        expect(back).toStrictEqual({ ...changed, emailNotifications: true, emailVerified: false });
+        expect(await storage.users.update('user-0001', {})).toStrictEqual(back);
+        expect(await storage.users.findById('user-0001')).toStrictEqual(back);
+      });
+
+      it('never changes the email (nor other fields a patch smuggles in)', async () => {
+        const created = await storage.users.create(newUser(1));
+        const smuggled = {
+          email: 'other@example.com',
+          id: 'user-9999',
+          createdAt: at(99),
+          stripeCustomerId: 'cus_1',
+          name: 'Renamed',
+        } as UserPatch;
+
+        expect(await storage.users.update('user-0001', smuggled)).toStrictEqual({
+          ...created,
+          name: 'Renamed',
+        });
+        expect(await storage.users.findByEmail('other@example.com')).toBeNull();
+        expect((await storage.users.findByEmail('user1@example.com'))?.name).toBe('Renamed');
+        expect(await storage.users.findById('user-9999')).toBeNull();
+      });
+
+      it('updates an unknown user to null', async () => {
+        expect(await storage.users.update('nobody', { name: 'x' })).toBeNull();
+        expect(await storage.users.update('nobody', {})).toBeNull();
+      });
+
+      it('reads the default preferences until some are saved, and null for an unknown user', async () => {
+        await storage.users.create(newUser(1));
+        expect(await storage.users.getPreferences('user-0001')).toStrictEqual(DEFAULT_PREFERENCES);
+        expect(await storage.users.getPreferences('nobody')).toBeNull();
+        expect(await storage.users.updatePreferences('nobody', { voice: 'v' })).toBeNull();
+      });
+
+      it('merges saved preferences into the stored ones', async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+
+        const first = await storage.users.updatePreferences('user-0001', {
+          avatar: 'avatar-1',
+          onboardingCompleted: true,
+        });
+        expect(first).toStrictEqual({
+          ...DEFAULT_PREFERENCES,
+          avatar: 'avatar-1',
+          onboardingCompleted: true,
+        });
+
+        const second = await storage.users.updatePreferences('user-0001', {
+          personality: 'creative',
+          theme: 'light',
+          defaultVoiceId: 'voice-2',
+        });
+        const expected = {
+          ...DEFAULT_PREFERENCES,
+          avatar: 'avatar-1',
+          onboardingCompleted: true,
+          personality: 'creative',
+          theme: 'light',
+          defaultVoiceId: 'voice-2',
+        };
+        expect(second).toStrictEqual(expected);
+        expect(await storage.users.getPreferences('user-0001')).toStrictEqual(expected);
+
+        // null is a value (clearing a choice); an empty patch changes nothing.
+        const cleared = await storage.users.updatePreferences('user-0001', { avatar: null });
+        expect(cleared).toStrictEqual({ ...expected, avatar: null });
+        expect(await storage.users.updatePreferences('user-0001', {})).toStrictEqual(cleared);
+
+        // Another user's preferences and the profile are untouched.
+        expect(await storage.users.getPreferences('user-0002')).toStrictEqual(DEFAULT_PREFERENCES);
+        expect((await storage.users.findById('user-0001'))?.theme).toBe('dark');
+      });
+
+      it('keeps every field of concurrent preference patches', async () => {
+        await storage.users.create(newUser(1));
+        await Promise.all([
+          storage.users.updatePreferences('user-0001', { avatar: 'a' }),
+          storage.users.updatePreferences('user-0001', { voice: 'v' }),
+          storage.users.updatePreferences('user-0001', { selectedAvatarId: 's' }),
+          storage.users.updatePreferences('user-0001', { onboardingCompleted: true }),
+        ]);
+        expect(await storage.users.getPreferences('user-0001')).toStrictEqual({
+          ...DEFAULT_PREFERENCES,
+          avatar: 'a',
+          voice: 'v',
+          selectedAvatarId: 's',
+          onboardingCompleted: true,
+        });
+      });
+
+      it('stores only known preferences', async () => {
+        await storage.users.create(newUser(1));
+        const patch = { voice: 'v', extra: 'ignored' } as Partial<typeof DEFAULT_PREFERENCES>;
+        expect(await storage.users.updatePreferences('user-0001', patch)).toStrictEqual({
+          ...DEFAULT_PREFERENCES,
+          voice: 'v',
+        });
+        expect(await storage.users.getPreferences('user-0001')).not.toHaveProperty('extra');
+      });
+    });
+
+    describe('one-time tokens', () => {
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('consumes a token once: the second use is null', async () => {
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'a'));
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(10))).toBe('user-0001');
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(11))).toBeNull();
+      });
+
+      it('lets only one of several concurrent uses win', async () => {
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'a'));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(10))),
+        );
+        expect(results.filter((userId) => userId !== null)).toEqual(['user-0001']);
+      });
+
+      it('refuses a token of another kind, without using it up', async () => {
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'a', { kind: 'verify' }));
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(10))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'verify', at(10))).toBe('user-0001');
+      });
+
+      it('refuses an expired token (expiry is exclusive), an unknown one and a used one', async () => {
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'a', { expiresAt: at(100) }));
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'b', { usedAt: at(5) }));
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(100))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(101))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-unknown', 'reset', at(10))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-b', 'reset', at(10))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(99))).toBe('user-0001');
+      });
+
+      it("revokes a user's unused tokens of one kind only", async () => {
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'a'));
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'b'));
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'verify', { kind: 'verify' }));
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0002', 'other'));
+
+        await storage.oneTimeTokens.revokeForUser('user-0001', 'reset', at(10));
+
+        expect(await storage.oneTimeTokens.consume('link-hash-of-a', 'reset', at(11))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-b', 'reset', at(11))).toBeNull();
+        expect(await storage.oneTimeTokens.consume('link-hash-of-verify', 'verify', at(11))).toBe(
+          'user-0001',
+        );
+        expect(await storage.oneTimeTokens.consume('link-hash-of-other', 'reset', at(11))).toBe('user-0002');
+
+        // A link issued after the revocation works.
+        await storage.oneTimeTokens.insert(newOneTimeToken('user-0001', 'c', { createdAt: at(12) }));
+        expect(await storage.oneTimeTokens.consume('link-hash-of-c', 'reset', at(13))).toBe('user-0001');
+      });
+    });
+
+    describe('identities', () => {
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('links an identity and finds it by provider and subject', async () => {
+        await storage.identities.link(newIdentity('user-0001', '123'));
+        expect(await storage.identities.find('google', '123')).toStrictEqual(newIdentity('user-0001', '123'));
+        expect(await storage.identities.find('github', '123')).toBeNull();
+        expect(await storage.identities.find('google', '999')).toBeNull();
+      });
+
+      it('keeps an email of null', async () => {
+        await storage.identities.link(newIdentity('user-0001', '123', { provider: 'github', email: null }));
+        expect((await storage.identities.find('github', '123'))?.email).toBeNull();
+      });
+
+      it('refuses to link the same provider account twice, to anyone', async () => {
+        await storage.identities.link(newIdentity('user-0001', '123'));
+        const attempt = storage.identities.link(newIdentity('user-0002', '123', { createdAt: at(5) }));
+        await expect(attempt).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(attempt).rejects.toMatchObject({ key: 'provider,subject' });
+        expect(await storage.identities.find('google', '123')).toStrictEqual(newIdentity('user-0001', '123'));
+        expect(await storage.identities.listForUser('user-0002')).toEqual([]);
+      });
+
+      it("lists one user's identities, oldest first", async () => {
+        await storage.identities.link(
+          newIdentity('user-0001', 'gh-1', { provider: 'github', createdAt: at(20) }),
+        );
+        await storage.identities.link(newIdentity('user-0001', 'g-1', { createdAt: at(10) }));
+        await storage.identities.link(newIdentity('user-0002', 'g-2', { createdAt: at(5) }));
+
+        expect(await storage.identities.listForUser('user-0001')).toStrictEqual([
+          newIdentity('user-0001', 'g-1', { createdAt: at(10) }),
+          newIdentity('user-0001', 'gh-1', { provider: 'github', createdAt: at(20) }),
+        ]);
+        expect(await storage.identities.listForUser('user-unknown')).toEqual([]);
+      });
+    });
+
+    describe('usage', () => {
+      const zero = { messages: 0, voiceSeconds: 0 };
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('reads zeros when nothing was counted', async () => {
+        expect(await storage.usage.get('user-0001', '2025-01')).toStrictEqual(zero);
+      });
+
+      it('counts messages up to the limit and no further', async () => {
+        for (let n = 1; n <= 3; n++) {
+          expect(await storage.usage.tryCountMessage('user-0001', '2025-01', 3)).toStrictEqual({
+            counted: true,
+            usage: { messages: n, voiceSeconds: 0 },
+          });
+        }
+        expect(await storage.usage.tryCountMessage('user-0001', '2025-01', 3)).toStrictEqual({
+          counted: false,
+          usage: { messages: 3, voiceSeconds: 0 },
+        });
+        // A higher limit (an upgrade) lets counting go on.
+        expect(await storage.usage.tryCountMessage('user-0001', '2025-01', 4)).toMatchObject({
+          counted: true,
+          usage: { messages: 4 },
+        });
+        expect(await storage.usage.get('user-0001', '2025-01')).toStrictEqual({
+          messages: 4,
+          voiceSeconds: 0,
+        });
+      });
+
+      it('stops exactly at the limit under concurrent calls', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => storage.usage.tryCountMessage('user-0001', '2025-01', 10)),
+        );
+        expect(results.filter((result) => result.counted)).toHaveLength(10);
+        expect(results.every((result) => result.usage.messages <= 10)).toBe(true);
+        expect((await storage.usage.get('user-0001', '2025-01')).messages).toBe(10);
+      });
+
+      it('always counts without a limit, and counts nothing with a limit of 0', async () => {
+        for (let n = 0; n < 5; n++) await storage.usage.tryCountMessage('user-0001', '2025-01', null);
+        expect(await storage.usage.tryCountMessage('user-0001', '2025-01', null)).toStrictEqual({
+          counted: true,
+          usage: { messages: 6, voiceSeconds: 0 },
+        });
+        expect(await storage.usage.tryCountMessage('user-0002', '2025-01', 0)).toStrictEqual({
+          counted: false,
+          usage: zero,
+        });
+        await expect(storage.usage.tryCountMessage('user-0001', '2025-01', -1)).rejects.toBeInstanceOf(
+          RangeError,
+        );
+        await expect(storage.usage.tryCountMessage('user-0001', '2025-01', 1.5)).rejects.toBeInstanceOf(
+          RangeError,
+        );
+      });
+
+      it('adds voice seconds, beside the message count', async () => {
+        expect(await storage.usage.addVoiceSeconds('user-0001', '2025-01', 12)).toStrictEqual({
+          messages: 0,
+          voiceSeconds: 12,
+        });
+        await storage.usage.tryCountMessage('user-0001', '2025-01', null);
+        expect(await storage.usage.addVoiceSeconds('user-0001', '2025-01', 2.5)).toStrictEqual({
+          messages: 1,
+          voiceSeconds: 14.5,
+        });
+        await Promise.all(
+          Array.from({ length: 10 }, () => storage.usage.addVoiceSeconds('user-0001', '2025-01', 1)),
+        );
+        expect(await storage.usage.get('user-0001', '2025-01')).toStrictEqual({
+          messages: 1,
+          voiceSeconds: 24.5,
+        });
+        await expect(storage.usage.addVoiceSeconds('user-0001', '2025-01', -1)).rejects.toBeInstanceOf(
+          RangeError,
+        );
+      });
+
+      it('keeps periods and users apart', async () => {
+        await storage.usage.tryCountMessage('user-0001', '2025-01', 1);
+        await storage.usage.addVoiceSeconds('user-0001', '2025-01', 30);
+        expect(await storage.usage.tryCountMessage('user-0001', '2025-02', 1)).toStrictEqual({
+          counted: true,
+          usage: { messages: 1, voiceSeconds: 0 },
+        });
+        expect(await storage.usage.tryCountMessage('user-0002', '2025-01', 1)).toStrictEqual({
+          counted: true,
+          usage: { messages: 1, voiceSeconds: 0 },
+        });
+        expect(await storage.usage.get('user-0001', '2025-01')).toStrictEqual({
+          messages: 1,
+          voiceSeconds: 30,
+        });
+      });
+
+      it("resets one period's counters only, and counting starts again", async () => {
+        await storage.usage.tryCountMessage('user-0001', '2025-01', 2);
+        await storage.usage.tryCountMessage('user-0001', '2025-01', 2);
+        await storage.usage.addVoiceSeconds('user-0001', '2025-01', 30);
+        await storage.usage.tryCountMessage('user-0001', '2025-02', 2);
+        await storage.usage.tryCountMessage('user-0002', '2025-01', 2);
+
+        await storage.usage.reset('user-0001', '2025-01');
+        await storage.usage.reset('user-0001', '2025-12');
+
+        expect(await storage.usage.get('user-0001', '2025-01')).toStrictEqual(zero);
+        expect(await storage.usage.get('user-0001', '2025-12')).toStrictEqual(zero);
+        expect((await storage.usage.get('user-0001', '2025-02')).messages).toBe(1);
+        expect((await storage.usage.get('user-0002', '2025-01')).messages).toBe(1);
+        expect((await storage.usage.tryCountMessage('user-0001', '2025-01', 2)).counted).toBe(true);
       });
     });
 
@@ -509,10 +897,20 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         );
         await storage.messages.insert(newMessage(userId, sessionId, 2, { replyTo: stored.message._id }));
 
+        await storage.identities.link(newIdentity(userId, '123'));
         const accounts = [
           await storage.users.findById(userId),
           await storage.users.findByEmail('user1@example.com'),
+          await storage.users.update(userId, { name: 'x' }),
+          await storage.users.getPreferences(userId),
+          await storage.users.updatePreferences(userId, { voice: 'v' }),
           await storage.refreshTokens.findByHash('hash-of-a'),
+          await storage.identities.find('google', '123'),
+          await storage.identities.listForUser(userId),
+          await storage.usage.tryCountMessage(userId, '2025-01', 5),
+          await storage.usage.tryCountMessage(userId, '2025-01', null),
+          await storage.usage.addVoiceSeconds(userId, '2025-01', 1),
+          await storage.usage.get(userId, '2025-01'),
         ];
         const sessions = [
           await storage.sessions.find(userId, sessionId),
@@ -630,6 +1028,29 @@ describe('embedded (SQLite through libsql)', () => {
     expect(versions.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(db.prepare('PRAGMA journal_mode').get()).toMatchObject({ journal_mode: 'wal' });
     db.close();
+  });
+
+  it('upgrades a database of an earlier version, keeping its users', async () => {
+    const file = nextFile();
+    const db = new Database(file);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.prepare(
+      `INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
+         push_notifications, plan, role, avatar, stripe_customer_id, created_at)
+       VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 0, 'free', 'user',
+         NULL, NULL, '2024-01-01T00:00:00.000Z')`,
+    ).run();
+    db.close();
+
+    const storage = openEmbeddedStorage({ file });
+    expect(await storage.users.findById('user-0001')).toMatchObject({
+      email: 'old@example.com',
+      pushNotifications: false,
+      emailVerified: false,
+    });
+    expect(await storage.users.getPreferences('user-0001')).toStrictEqual(DEFAULT_PREFERENCES);
+    expect((await storage.usage.tryCountMessage('user-0001', '2025-01', 1)).counted).toBe(true);
+    await storage.close();
   });
 
   it('refuses a database migrated by a newer release', async () => {

@@ -1,5 +1,16 @@
-import type { ChatSession, Message } from '@alma/protocol';
-import type { NewMessage, NewUser, RefreshTokenRecord, SessionRecord, UserRecord } from './types.ts';
+import type { ChatSession, Message, Preferences } from '@alma/protocol';
+import {
+  DEFAULT_PREFERENCES,
+  type IdentityRecord,
+  type NewMessage,
+  type NewUser,
+  type OneTimeTokenRecord,
+  type RefreshTokenRecord,
+  type SessionRecord,
+  type UsageRecord,
+  type UserPatch,
+  type UserRecord,
+} from './types.ts';
 
 /**
  * What both implementations agree on, declared once: defaults, paging arithmetic and the pickers
@@ -20,6 +31,7 @@ export function newUserRecord(user: NewUser): UserRecord {
   return pickUser({
     ...user,
     email: normalizeEmail(user.email),
+    emailVerified: user.emailVerified ?? false,
     bio: '',
     emailNotifications: true,
     pushNotifications: true,
@@ -43,8 +55,95 @@ export function pickUser(source: UserRecord): UserRecord {
     role: source.role,
     avatar: source.avatar,
     stripeCustomerId: source.stripeCustomerId,
+    emailVerified: source.emailVerified,
     createdAt: source.createdAt,
   };
+}
+
+/**
+ * The fields `UserRepository.update` may change; anything else in a patch (the email) is ignored.
+ * A record over every key of `UserPatch`, so the compiler flags a field added there but not here.
+ */
+const USER_PATCH_FIELDS = Object.keys({
+  name: true,
+  bio: true,
+  language: true,
+  theme: true,
+  emailNotifications: true,
+  pushNotifications: true,
+  passwordHash: true,
+  emailVerified: true,
+  role: true,
+  plan: true,
+} satisfies Record<keyof UserPatch, true>) as (keyof UserPatch)[];
+
+/** The patch's updatable fields that are set; a patch built by spreading may carry others. */
+export function pickUserPatch(patch: UserPatch): UserPatch {
+  const picked: Record<string, unknown> = {};
+  for (const field of USER_PATCH_FIELDS) {
+    if (patch[field] !== undefined) picked[field] = patch[field];
+  }
+  return picked;
+}
+
+const PREFERENCE_FIELDS = Object.keys(DEFAULT_PREFERENCES) as (keyof Preferences)[];
+
+/**
+ * The preference fields set in a patch (or in what a store saved): unknown keys and undefined
+ * values are dropped, so only real preferences are ever stored.
+ */
+export function pickPreferencesPatch(patch: Partial<Preferences>): Partial<Preferences> {
+  const picked: Record<string, unknown> = {};
+  for (const field of PREFERENCE_FIELDS) {
+    if (patch[field] !== undefined) picked[field] = patch[field];
+  }
+  return picked;
+}
+
+/** Stored preferences are sparse (only what was saved); the rest are the defaults. */
+export function withDefaultPreferences(saved: Partial<Preferences> | null | undefined): Preferences {
+  return { ...DEFAULT_PREFERENCES, ...pickPreferencesPatch(saved ?? {}) };
+}
+
+export function pickOneTimeToken(source: OneTimeTokenRecord): OneTimeTokenRecord {
+  return {
+    tokenHash: source.tokenHash,
+    userId: source.userId,
+    kind: source.kind,
+    createdAt: source.createdAt,
+    expiresAt: source.expiresAt,
+    usedAt: source.usedAt,
+  };
+}
+
+export function pickIdentity(source: IdentityRecord): IdentityRecord {
+  return {
+    provider: source.provider,
+    subject: source.subject,
+    userId: source.userId,
+    email: source.email,
+    createdAt: source.createdAt,
+  };
+}
+
+export const NO_USAGE: Readonly<UsageRecord> = Object.freeze({ messages: 0, voiceSeconds: 0 });
+
+export function pickUsage(source: UsageRecord | null | undefined): UsageRecord {
+  return source == null ? { ...NO_USAGE } : { messages: source.messages, voiceSeconds: source.voiceSeconds };
+}
+
+/** A message limit is a non-negative integer, or null for none. */
+export function checkMessageLimit(limit: number | null): void {
+  if (limit !== null && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw new RangeError(`message limit must be a non-negative integer or null: ${limit}`);
+  }
+}
+
+/** Voice time only grows: a negative or non-finite amount is a caller bug. */
+export function checkVoiceSeconds(seconds: number): void {
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new RangeError(`voice seconds must be a non-negative number: ${seconds}`);
+  }
 }
 
 export function pickRefreshToken(source: RefreshTokenRecord): RefreshTokenRecord {

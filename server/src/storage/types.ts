@@ -1,5 +1,7 @@
 import type {
   ChatSession,
+  OAuthProvider,
+  Preferences,
   EmotionAnalysis,
   Language,
   Message,
@@ -20,14 +22,44 @@ import type {
  */
 
 export interface UserRecord extends User {
+  /** Empty for accounts created through an outside provider until a password is set. */
   passwordHash: string;
 }
+
+/** What `UserRepository.update` may change. */
+export type UserPatch = Partial<
+  Pick<
+    UserRecord,
+    | 'name'
+    | 'bio'
+    | 'language'
+    | 'theme'
+    | 'emailNotifications'
+    | 'pushNotifications'
+    | 'passwordHash'
+    | 'emailVerified'
+    | 'role'
+    | 'plan'
+  >
+>;
+
+/** Preferences of a new user (spec §3). */
+export const DEFAULT_PREFERENCES: Preferences = {
+  avatar: null,
+  voice: null,
+  theme: 'dark',
+  personality: 'default',
+  onboardingCompleted: false,
+  selectedAvatarId: null,
+  defaultVoiceId: null,
+};
 
 export interface NewUser {
   id: string;
   name: string;
   email: string;
   passwordHash: string;
+  emailVerified?: boolean;
   plan: Plan;
   role: User['role'];
   language: Language;
@@ -40,6 +72,72 @@ export interface UserRepository {
   create(user: NewUser): Promise<UserRecord>;
   findById(id: string): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
+  /** Null when there is no such user. */
+  update(id: string, patch: UserPatch): Promise<UserRecord | null>;
+  /** DEFAULT_PREFERENCES until something was saved; null when there is no such user. */
+  getPreferences(id: string): Promise<Preferences | null>;
+  /** Merges the patch into the stored preferences and returns the result. */
+  updatePreferences(id: string, patch: Partial<Preferences>): Promise<Preferences | null>;
+}
+
+/** Single-use links sent by email (password reset, email verification). */
+export interface OneTimeTokenRecord {
+  tokenHash: string;
+  userId: string;
+  kind: 'reset' | 'verify';
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface OneTimeTokenRepository {
+  insert(record: OneTimeTokenRecord): Promise<void>;
+  /**
+   * Uses the token once, atomically: returns its userId when it exists, has this kind, is
+   * unused and not expired at `now`; otherwise null. A second call with the same token is null.
+   */
+  consume(tokenHash: string, kind: OneTimeTokenRecord['kind'], now: string): Promise<string | null>;
+  /** Invalidates every unused token of this kind for the user (a newer link replaces older ones). */
+  revokeForUser(userId: string, kind: OneTimeTokenRecord['kind'], at: string): Promise<void>;
+}
+
+/** An account at an outside identity provider linked to a user. */
+export interface IdentityRecord {
+  provider: OAuthProvider;
+  /** The provider's stable user id (`sub` for OpenID Connect, the numeric id for GitHub). */
+  subject: string;
+  userId: string;
+  email: string | null;
+  createdAt: string;
+}
+
+export interface IdentityRepository {
+  find(provider: OAuthProvider, subject: string): Promise<IdentityRecord | null>;
+  /** Throws DuplicateKeyError when (provider, subject) is linked already. */
+  link(record: IdentityRecord): Promise<void>;
+  listForUser(userId: string): Promise<IdentityRecord[]>;
+}
+
+/** Monthly counters; `period` is `YYYY-MM` in UTC (SPEC.md L-2). */
+export interface UsageRecord {
+  messages: number;
+  voiceSeconds: number;
+}
+
+export interface UsageRepository {
+  /** Zeros when nothing was counted in that period. */
+  get(userId: string, period: string): Promise<UsageRecord>;
+  /**
+   * Counts one message, atomically, only while the count is below `limit` (null: no limit).
+   * Returns whether it was counted and the counters after the call.
+   */
+  tryCountMessage(
+    userId: string,
+    period: string,
+    limit: number | null,
+  ): Promise<{ counted: boolean; usage: UsageRecord }>;
+  addVoiceSeconds(userId: string, period: string, seconds: number): Promise<UsageRecord>;
+  reset(userId: string, period: string): Promise<void>;
 }
 
 export interface RefreshTokenRecord {
@@ -141,6 +239,9 @@ export interface Storage {
   readonly refreshTokens: RefreshTokenRepository;
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
+  readonly oneTimeTokens: OneTimeTokenRepository;
+  readonly identities: IdentityRepository;
+  readonly usage: UsageRepository;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, type AlmaApp } from '../app.ts';
+import { buildApp, type AlmaApp, type AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openStorage } from '../storage/index.ts';
 import type { Storage } from '../storage/types.ts';
@@ -11,8 +11,14 @@ export interface TestApp extends AlmaApp {
   close: () => Promise<void>;
 }
 
-/** buildApp on a fresh embedded database in a temp dir, for `inject` tests. Not listening. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * buildApp on a fresh embedded database in a temp dir, for `inject` tests. Not listening.
+ * `deps` passes extra dependencies through to buildApp (an injected clock, say).
+ */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'clock' | 'mailer'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'alma-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -23,7 +29,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const storage = await openStorage({ dataDir, mongodbUri: undefined });
-  const built = await buildApp({ config, storage, logger: false });
+  const built = await buildApp({ config, storage, logger: false, ...deps });
   await built.app.ready();
   return {
     ...built,

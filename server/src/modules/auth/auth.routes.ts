@@ -23,7 +23,12 @@ export function registerAuthRoutes(
     },
     limited,
   );
-  registerRoute(app, routes.auth.login, async ({ body }) => auth.login(body.email, body.password), limited);
+  registerRoute(
+    app,
+    routes.auth.login,
+    async ({ body }, { request }) => auth.login(body.email, body.password, request.ip),
+    limited,
+  );
   registerRoute(app, routes.auth.refresh, async ({ body }) => auth.refresh(body.refreshToken), limited);
   registerRoute(app, routes.auth.me, async (_input, { userId }) => ({
     success: true as const,

@@ -9,10 +9,16 @@ import {
   type UserRecord,
   type UserRepository,
 } from '../../storage/types.ts';
+import type { LoginGuard } from './login-guard.ts';
 
 /** OWASP's argon2id minimum (19 MiB, 2 passes): ~30 ms here, slow enough to hurt guessing. */
 // `algorithm: 2` is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
 const ARGON2: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2);
+/** False for a wrong password and for an account without one (empty hash). */
+export const verifyPassword = (passwordHash: string, password: string): Promise<boolean> =>
+  verify(passwordHash, password).catch(() => false);
 
 export interface AuthServiceDeps {
   users: UserRepository;
@@ -21,6 +27,12 @@ export interface AuthServiceDeps {
   refreshTokenTtlDays: number;
   newId: IdGenerator;
   clock: Clock;
+  /** Brute-force protection of login (SPEC.md A-8); none when absent. */
+  loginGuard?: LoginGuard;
+  /** Lower-cased emails that get the admin role at registration and sign-in (SPEC.md A-10). */
+  adminEmails?: readonly string[];
+  /** Called after an account is created (sends the verification email); must not throw. */
+  onRegistered?: (user: UserRecord) => void;
 }
 
 export interface RegisterInput {
@@ -42,6 +54,15 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { users, refreshTokens, clock } = deps;
   // Verified against when an email is unknown, so both failures cost the same time.
   const dummyHash = hash('not-a-real-password', ARGON2);
+  const admins = new Set(deps.adminEmails ?? []);
+  const roleFor = (email: string): User['role'] => (admins.has(email.toLowerCase()) ? 'admin' : 'user');
+
+  /** The role follows ADMIN_EMAILS at every sign-in: added emails are promoted, removed demoted. */
+  async function withConfiguredRole(user: UserRecord): Promise<UserRecord> {
+    const role = roleFor(user.email);
+    if (user.role === role) return user;
+    return (await users.update(user.id, { role })) ?? { ...user, role };
+  }
 
   async function issueSession(user: UserRecord, familyId: string = deps.newId()): Promise<AuthSession> {
     const refreshToken = randomBytes(32).toString('base64url');
@@ -64,6 +85,9 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
+    /** Tokens for a user whose identity was proven another way (outside provider, reset link). */
+    startSession: async (user: UserRecord) => issueSession(await withConfiguredRole(user)),
+
     async register(input: RegisterInput): Promise<AuthSession> {
       const passwordHash = await hash(input.password, ARGON2);
       let user: UserRecord;
@@ -74,7 +98,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           email: input.email,
           passwordHash,
           plan: input.plan,
-          role: 'user',
+          role: roleFor(input.email),
           language: input.language,
           theme: 'dark',
           createdAt: clock().toISOString(),
@@ -83,14 +107,21 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (error instanceof DuplicateKeyError) throw new AppError('email_taken');
         throw error;
       }
+      deps.onRegistered?.(user);
       return issueSession(user);
     },
 
-    async login(email: string, password: string): Promise<AuthSession> {
+    /** `address` is the caller's IP, counted by the login guard (SPEC.md A-8). */
+    async login(email: string, password: string, address = 'unknown'): Promise<AuthSession> {
+      deps.loginGuard?.check(email, address);
       const user = await users.findByEmail(email);
-      const valid = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
-      if (!user || !valid) throw new AppError('invalid_credentials');
-      return issueSession(user);
+      const valid = await verifyPassword(user?.passwordHash || (await dummyHash), password);
+      if (!user || !valid) {
+        deps.loginGuard?.recordFailure(email, address);
+        throw new AppError('invalid_credentials');
+      }
+      deps.loginGuard?.recordSuccess(email);
+      return issueSession(await withConfiguredRole(user));
     },
 
     async me(userId: string): Promise<User> {

@@ -27,11 +27,22 @@ import { deriveSessionContext } from './session-context.ts';
 /** How many earlier messages the engine sees, and the context is derived from. */
 const HISTORY_WINDOW = 30;
 
+export type QuotaResult =
+  | { counted: true; usage: ServerPayload<'usage:updated'> }
+  | { counted: false; reached: ServerPayload<'limit:reached'> };
+
+/** The monthly message limit (SPEC.md L-3), kept outside the chat: the plans module implements it. */
+export interface MessageQuota {
+  /** Counts one message for the user unless the plan's cap for this month is reached. */
+  tryCount(userId: string): Promise<QuotaResult>;
+}
+
 export interface ChatServiceDeps {
   sessions: SessionRepository;
   messages: MessageRepository;
   engine: ReplyEngine;
   publisher: Publisher;
+  quota: MessageQuota;
   newId: IdGenerator;
   clock: Clock;
   log: Log;
@@ -72,7 +83,7 @@ interface InFlight {
 }
 
 export function createChatService(deps: ChatServiceDeps) {
-  const { sessions, messages, engine, publisher, clock } = deps;
+  const { sessions, messages, engine, publisher, quota, clock } = deps;
   const inFlight = new Map<string, InFlight>(); // by replyId
   const replyByUserMessage = new Map<string, string>(); // userMessageId → replyId
   let accepting = true;
@@ -267,7 +278,11 @@ export function createChatService(deps: ChatServiceDeps) {
       return { ...result, page, pageSize, hasMore: page * pageSize < result.total };
     },
 
-    /** Stores the user message (SPEC.md C-1, C-2). The caller acks after this resolves. */
+    /**
+     * Stores the user message (SPEC.md C-1, C-2). The caller acks after this resolves. A new
+     * message is counted against the monthly limit before anything is stored (L-3): over the
+     * limit, the user's sockets get `limit:reached` and nothing is stored or created.
+     */
     async send(userId: string, input: SendInput): Promise<SendResult> {
       if (!accepting) throw new AppError('shutting_down');
       if (input.clientMessageId) {
@@ -279,9 +294,16 @@ export function createChatService(deps: ChatServiceDeps) {
             duplicate: true,
           };
       }
-      let session = input.sessionId
-        ? await ownSession(userId, input.sessionId)
-        : await createSession(userId, null, input.personality ?? 'default');
+      const given = input.sessionId ? await ownSession(userId, input.sessionId) : null;
+      // Counted before the insert, so a refused message leaves no trace. Two concurrent sends
+      // with one clientMessageId may both count, though only one is stored: a rare over-count
+      // of one, in the user's disfavour but never past the limit.
+      const counted = await quota.tryCount(userId);
+      if (!counted.counted) {
+        publisher.toUser(userId, 'limit:reached', counted.reached);
+        throw new AppError('limit_reached', { detail: `${counted.reached.used}/${counted.reached.limit}` });
+      }
+      let session = given ?? (await createSession(userId, null, input.personality ?? 'default'));
       const previous = await messages.recent(userId, session.sessionId, 4);
       const lastUserLanguage = previous.filter((m) => m.role === 'user').at(-1)?.language ?? DEFAULT_LANGUAGE;
       const language: Language = detectLanguage(input.message, lastUserLanguage);
@@ -321,6 +343,7 @@ export function createChatService(deps: ChatServiceDeps) {
         { message: stored.message },
         { exceptSocketId: input.originSocketId },
       );
+      publisher.toUser(userId, 'usage:updated', counted.usage);
       return { message: stored.message, session, duplicate: false };
     },
 

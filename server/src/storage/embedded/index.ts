@@ -1,10 +1,13 @@
 import Database from 'libsql';
 import type { Storage } from '../types.ts';
+import { createIdentityRepository } from './identities.ts';
 import { migrate } from './migrations.ts';
 import { createMessageRepository } from './messages.ts';
+import { createOneTimeTokenRepository } from './one-time-tokens.ts';
 import { createRefreshTokenRepository } from './refresh-tokens.ts';
 import { createSessionRepository } from './sessions.ts';
 import { prepare } from './sql.ts';
+import { createUsageRepository } from './usage.ts';
 import { createUserRepository } from './users.ts';
 
 /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
@@ -40,6 +43,9 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     refreshTokens: createRefreshTokenRepository(db),
     sessions: createSessionRepository(db),
     messages: createMessageRepository(db),
+    oneTimeTokens: createOneTimeTokenRepository(db),
+    identities: createIdentityRepository(db),
+    usage: createUsageRepository(db),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;

@@ -90,6 +90,49 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_reply_to ON messages (reply_to) WHERE reply_to IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'accounts: verification, preferences, one-time links, identities, usage',
+    sql: `
+      ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0
+        CHECK (email_verified IN (0, 1));
+      -- Only the preferences the user saved, as a JSON object; NULL (nothing saved) reads as the defaults.
+      ALTER TABLE users ADD COLUMN preferences TEXT
+        CHECK (preferences IS NULL OR json_valid(preferences));
+
+      CREATE TABLE one_time_tokens (
+        -- sha256 of the emailed token; the token itself is never stored.
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('reset', 'verify')),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      ) STRICT;
+      -- Serves revoking a user's unused links of one kind.
+      CREATE INDEX one_time_tokens_user ON one_time_tokens (user_id, kind) WHERE used_at IS NULL;
+
+      CREATE TABLE identities (
+        provider TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        email TEXT,
+        created_at TEXT NOT NULL,
+        -- One provider account links to one user.
+        PRIMARY KEY (provider, subject)
+      ) STRICT;
+      CREATE INDEX identities_user ON identities (user_id, created_at);
+
+      -- One row per user and month (YYYY-MM, UTC); a missing row means nothing was counted.
+      CREATE TABLE usage (
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        period TEXT NOT NULL,
+        messages INTEGER NOT NULL DEFAULT 0 CHECK (messages >= 0),
+        voice_seconds REAL NOT NULL DEFAULT 0 CHECK (voice_seconds >= 0),
+        PRIMARY KEY (user_id, period)
+      ) STRICT;
+    `,
+  },
 ];
 
 /**

@@ -1,8 +1,11 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Storage } from '../types.ts';
+import { createIdentityRepository, type IdentityDocument } from './identities.ts';
 import { createMessageRepository, type MessageDocument } from './messages.ts';
+import { createOneTimeTokenRepository, type OneTimeTokenDocument } from './one-time-tokens.ts';
 import { createRefreshTokenRepository, type RefreshTokenDocument } from './refresh-tokens.ts';
 import { createSessionRepository, type SessionDocument } from './sessions.ts';
+import { createUsageRepository, type UsageDocument } from './usage.ts';
 import { createUserRepository, type UserDocument } from './users.ts';
 
 /**
@@ -28,6 +31,15 @@ async function createIndexes(db: Db): Promise<void> {
       { key: { userId: 1, sessionId: 1 } },
       { key: { replyTo: 1 } },
     ]),
+    // Serves revoking a user's unused links of one kind.
+    db.collection<OneTimeTokenDocument>('oneTimeTokens').createIndex({ userId: 1, kind: 1 }),
+    db
+      .collection<IdentityDocument>('identities')
+      .createIndexes([
+        { key: { provider: 1, subject: 1 }, unique: true },
+        { key: { userId: 1, createdAt: 1 } },
+      ]),
+    db.collection<UsageDocument>('usage').createIndex({ userId: 1, period: 1 }, { unique: true }),
   ]);
 }
 
@@ -54,6 +66,9 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
     refreshTokens: createRefreshTokenRepository(db.collection<RefreshTokenDocument>('refreshTokens')),
     sessions: createSessionRepository(db.collection<SessionDocument>('sessions'), messages),
     messages: createMessageRepository(messages),
+    oneTimeTokens: createOneTimeTokenRepository(db.collection<OneTimeTokenDocument>('oneTimeTokens')),
+    identities: createIdentityRepository(db.collection<IdentityDocument>('identities')),
+    usage: createUsageRepository(db.collection<UsageDocument>('usage')),
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;

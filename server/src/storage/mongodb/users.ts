@@ -1,12 +1,30 @@
+import type { Preferences } from '@alma/protocol';
 import type { Collection } from 'mongodb';
-import { newUserRecord, normalizeEmail, pickUser } from '../shared.ts';
+import {
+  newUserRecord,
+  normalizeEmail,
+  pickPreferencesPatch,
+  pickUser,
+  pickUserPatch,
+  withDefaultPreferences,
+} from '../shared.ts';
 import { DuplicateKeyError, type UserRecord, type UserRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
-export type UserDocument = Omit<UserRecord, 'id'> & { _id: string };
+/**
+ * `emailVerified` and `preferences` came after the first accounts: documents written before may
+ * lack them (read as false and as the defaults). Preferences hold only what the user saved.
+ */
+export type UserDocument = Omit<UserRecord, 'id' | 'emailVerified'> & {
+  _id: string;
+  emailVerified?: boolean;
+  preferences?: Partial<Preferences>;
+};
 
 const fromDocument = (document: UserDocument | null): UserRecord | null =>
-  document === null ? null : pickUser({ ...document, id: document._id });
+  document === null
+    ? null
+    : pickUser({ ...document, id: document._id, emailVerified: document.emailVerified === true });
 
 export function createUserRepository(users: Collection<UserDocument>): UserRepository {
   return {
@@ -27,6 +45,31 @@ export function createUserRepository(users: Collection<UserDocument>): UserRepos
     },
     async findByEmail(email) {
       return fromDocument(await users.findOne({ email: normalizeEmail(email) }));
+    },
+    async update(id, patch) {
+      // Only the updatable fields that are set; `$set` refuses an empty object, so then it only reads.
+      const set = pickUserPatch(patch);
+      const document =
+        Object.keys(set).length === 0
+          ? await users.findOne({ _id: id })
+          : await users.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+      return fromDocument(document);
+    },
+    async getPreferences(id) {
+      const document = await users.findOne({ _id: id }, { projection: { preferences: 1 } });
+      return document === null ? null : withDefaultPreferences(document.preferences);
+    },
+    async updatePreferences(id, patch) {
+      // One `$set` per field merges atomically in the document, so concurrent patches all land.
+      const set = Object.fromEntries(
+        Object.entries(pickPreferencesPatch(patch)).map(([field, value]) => [`preferences.${field}`, value]),
+      );
+      const options = { projection: { preferences: 1 } } as const;
+      const document =
+        Object.keys(set).length === 0
+          ? await users.findOne({ _id: id }, options)
+          : await users.findOneAndUpdate({ _id: id }, { $set: set }, { ...options, returnDocument: 'after' });
+      return document === null ? null : withDefaultPreferences(document.preferences);
     },
   };
 }

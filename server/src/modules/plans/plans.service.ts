@@ -1,0 +1,140 @@
+import {
+  errorMessage,
+  PLAN_TABLE,
+  type Language,
+  type Plan,
+  type PlanLimits,
+  type SubscriptionLimits,
+  type UsageSummary,
+} from '@alma/protocol';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/ids.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type { UsageRecord, UsageRepository, UserRecord, UserRepository } from '../../storage/types.ts';
+import type { MessageQuota, QuotaResult } from '../chat/chat.service.ts';
+import { periodEnd, usagePeriod } from './period.ts';
+import { buildSubscriptionLimits, NO_UPLOADS, type UploadUsage } from './subscription-limits.ts';
+
+export interface PlansServiceDeps {
+  users: UserRepository;
+  usage: UsageRepository;
+  clock: Clock;
+  /** Tells the user's sockets when an admin resets their usage. */
+  publisher: Publisher;
+  /** The free plan's monthly message cap (config FREE_MESSAGES_PER_MONTH); null: unlimited. */
+  freeMessagesPerMonth: number | null;
+  /** What a user has uploaded; the upload issues provide it. Until then nobody has uploads. */
+  uploads?: (userId: string) => Promise<UploadUsage>;
+}
+
+/** Voice is counted in seconds and shown in minutes, to one decimal. */
+const toMinutes = (seconds: number) => Math.round(seconds / 6) / 10;
+
+/**
+ * Plans and monthly usage (spec §3, §6; SPEC.md L-1…L-4): the user's plan comes from the user
+ * record, its limits from PLAN_TABLE, the counters from the usage repository under the current
+ * UTC month.
+ */
+export function createPlansService(deps: PlansServiceDeps) {
+  const { users, usage, clock } = deps;
+  const uploads = deps.uploads ?? (() => Promise.resolve(NO_UPLOADS));
+
+  function limitsFor(plan: Plan): PlanLimits {
+    const limits = PLAN_TABLE[plan].limits;
+    return plan === 'free' ? { ...limits, messages: deps.freeMessagesPerMonth } : limits;
+  }
+
+  async function userOf(userId: string): Promise<UserRecord> {
+    const user = await users.findById(userId);
+    if (!user) throw new AppError('not_found', { detail: `user ${userId}` });
+    return user;
+  }
+
+  function summaryOf(plan: Plan, counted: UsageRecord, at: Date): UsageSummary {
+    const limits = limitsFor(plan);
+    return {
+      plan,
+      usage: {
+        messagesThisMonth: counted.messages,
+        voiceMinutesThisMonth: toMinutes(counted.voiceSeconds),
+        period: usagePeriod(at),
+        resetsAt: periodEnd(at).toISOString(),
+      },
+      limits: { messages: limits.messages, voiceMinutes: limits.voiceMinutes },
+      messagesLimitLabel: limits.messages === null ? '∞' : String(limits.messages),
+    };
+  }
+
+  async function summary(userId: string): Promise<UsageSummary> {
+    const user = await userOf(userId);
+    const at = clock();
+    return summaryOf(user.plan, await usage.get(userId, usagePeriod(at)), at);
+  }
+
+  const usageEvent = (s: UsageSummary) => ({
+    messagesThisMonth: s.usage.messagesThisMonth,
+    messagesLimit: s.limits.messages,
+    voiceMinutesThisMonth: s.usage.voiceMinutesThisMonth,
+    voiceMinutesLimit: s.limits.voiceMinutes,
+  });
+
+  /** The chat's quota (SPEC.md L-3): one stored user message counts one, refused at the cap. */
+  const quota: MessageQuota = {
+    async tryCount(userId: string): Promise<QuotaResult> {
+      const user = await userOf(userId);
+      const limits = limitsFor(user.plan);
+      const at = clock();
+      const result = await usage.tryCountMessage(userId, usagePeriod(at), limits.messages);
+      if (!result.counted) {
+        return {
+          counted: false,
+          reached: {
+            kind: 'messages',
+            used: result.usage.messages,
+            limit: limits.messages ?? 0,
+            message: errorMessage(user.language, 'limit_reached'),
+          },
+        };
+      }
+      return { counted: true, usage: usageEvent(summaryOf(user.plan, result.usage, at)) };
+    },
+  };
+
+  return {
+    limitsFor,
+    summary,
+    quota,
+
+    /**
+     * Admins only (spec §6; SPEC.md L-4): zeroes the current month of `targetId`, or of the admin
+     * when absent. The role is read from the stored user, never from the token. A non-admin is
+     * refused before the target is looked up, so the answer says nothing about other accounts.
+     */
+    async resetUsage(actorId: string, targetId?: string): Promise<{ userId: string; summary: UsageSummary }> {
+      const actor = await userOf(actorId);
+      if (actor.role !== 'admin') throw new AppError('forbidden', { detail: 'usage reset needs admin' });
+      const target = targetId && targetId !== actorId ? await userOf(targetId) : actor;
+      const at = clock();
+      const period = usagePeriod(at);
+      await usage.reset(target.id, period);
+      const after = summaryOf(target.plan, await usage.get(target.id, period), at);
+      deps.publisher.toUser(target.id, 'usage:updated', usageEvent(after));
+      return { userId: target.id, summary: after };
+    },
+
+    async subscriptionLimits(userId: string, language: Language): Promise<SubscriptionLimits> {
+      const user = await userOf(userId);
+      const counted = await usage.get(userId, usagePeriod(clock()));
+      return buildSubscriptionLimits({
+        plan: user.plan,
+        limits: limitsFor(user.plan),
+        uploads: await uploads(userId),
+        messagesThisMonth: counted.messages,
+        voiceMinutesThisMonth: toMinutes(counted.voiceSeconds),
+        language,
+      });
+    },
+  };
+}
+
+export type PlansService = ReturnType<typeof createPlansService>;

@@ -1,0 +1,61 @@
+import type Database from 'libsql';
+import { checkMessageLimit, checkVoiceSeconds, pickUsage } from '../shared.ts';
+import type { UsageRecord, UsageRepository } from '../types.ts';
+import { prepare } from './sql.ts';
+
+export function createUsageRepository(db: Database.Database): UsageRepository {
+  const read = prepare(
+    db,
+    `SELECT messages, voice_seconds AS voiceSeconds FROM usage
+     WHERE user_id = @userId AND period = @period`,
+  );
+  // Counts one message unless the period's count has reached the limit (NULL: no limit). The row
+  // is created by the first count; the conflict branch's WHERE makes the increment conditional,
+  // and a skipped update reports no change.
+  const countMessage = prepare(
+    db,
+    `INSERT INTO usage (user_id, period, messages) VALUES (@userId, @period, 1)
+     ON CONFLICT (user_id, period) DO UPDATE SET messages = messages + 1
+       WHERE @limit IS NULL OR messages < @limit`,
+  );
+  const addVoice = prepare(
+    db,
+    `INSERT INTO usage (user_id, period, voice_seconds) VALUES (@userId, @period, @seconds)
+     ON CONFLICT (user_id, period) DO UPDATE SET voice_seconds = voice_seconds + @seconds`,
+  );
+  const reset = prepare(
+    db,
+    'UPDATE usage SET messages = 0, voice_seconds = 0 WHERE user_id = @userId AND period = @period',
+  );
+
+  const get = (userId: string, period: string): UsageRecord =>
+    pickUsage(read.get({ userId, period }) as UsageRecord | undefined);
+  // The write and the read that reports it share one transaction, so the counters returned are
+  // the ones this call left.
+  const tryCount = db.transaction((userId: string, period: string, limit: number | null) => {
+    // A limit of 0 allows nothing, not even the first count that would create the row.
+    const counted = limit === 0 ? false : countMessage.run({ userId, period, limit }).changes === 1;
+    return { counted, usage: get(userId, period) };
+  });
+  const addVoiceSeconds = db.transaction((userId: string, period: string, seconds: number) => {
+    addVoice.run({ userId, period, seconds });
+    return get(userId, period);
+  });
+
+  return {
+    async get(userId, period) {
+      return get(userId, period);
+    },
+    async tryCountMessage(userId, period, limit) {
+      checkMessageLimit(limit);
+      return tryCount.immediate(userId, period, limit);
+    },
+    async addVoiceSeconds(userId, period, seconds) {
+      checkVoiceSeconds(seconds);
+      return addVoiceSeconds.immediate(userId, period, seconds);
+    },
+    async reset(userId, period) {
+      reset.run({ userId, period });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Collection } from 'mongodb';
+import { pickOneTimeToken } from '../shared.ts';
+import type { OneTimeTokenRecord, OneTimeTokenRepository } from '../types.ts';
+
+export type OneTimeTokenDocument = Omit<OneTimeTokenRecord, 'tokenHash'> & { _id: string };
+
+export function createOneTimeTokenRepository(
+  tokens: Collection<OneTimeTokenDocument>,
+): OneTimeTokenRepository {
+  return {
+    async insert(record) {
+      const { tokenHash, ...rest } = pickOneTimeToken(record);
+      await tokens.insertOne({ _id: tokenHash, ...rest });
+    },
+    async consume(tokenHash, kind, now) {
+      // The `usedAt: null` filter makes a link single-use: the document matches once. Times are
+      // ISO strings, so string order is time order.
+      const document = await tokens.findOneAndUpdate(
+        { _id: tokenHash, kind, usedAt: null, expiresAt: { $gt: now } },
+        { $set: { usedAt: now } },
+        { projection: { userId: 1 } },
+      );
+      return document === null ? null : document.userId;
+    },
+    async revokeForUser(userId, kind, at) {
+      await tokens.updateMany({ userId, kind, usedAt: null }, { $set: { usedAt: at } });
+    },
+  };
+}
