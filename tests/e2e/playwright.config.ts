@@ -66,6 +66,10 @@ export default defineConfig({
       REPLY_TOKEN_DELAY_MS: '40',
       AUTH_RATE_LIMIT_MAX: '1000',
       CORS_ORIGINS: `http://localhost:${PORT}`,
+      // The dashboard spec signs in as this admin to see the usage reset (spec §6).
+      ADMIN_EMAILS: 'admin-e2e@example.com',
+      // Links in the emails written to DATA_DIR/outbox point at this server.
+      APP_URL: `http://localhost:${PORT}`,
     },
   },
 });

@@ -1,28 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router-dom';
-import type { User } from '@alma/protocol';
 import { usePreferences } from '../lib/preferences.ts';
 import { redirectTarget } from '../lib/redirect.ts';
 import { useSession } from '../lib/session.ts';
 import { RequireAuth, RequireOnboarding } from './guards.tsx';
 import { appRoutes } from './routes.tsx';
-
-const user: User = {
-  id: 'u1',
-  name: 'Ana',
-  email: 'ana@example.com',
-  bio: '',
-  language: 'es',
-  theme: 'dark',
-  emailNotifications: true,
-  pushNotifications: true,
-  plan: 'free',
-  role: 'user',
-  avatar: null,
-  stripeCustomerId: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
+import { testUser as user } from '../test/fixtures.ts';
+import { stubFetch, testPreferences } from '../test/fetch.ts';
 
 /** Shows where the router ended up and the state it carries. */
 function Where({ name }: { name: string }) {
@@ -63,13 +48,25 @@ function signIn() {
   useSession.getState().setSession({ token: 't', refreshToken: 'r', user });
 }
 
+/** The server's preferences for the signed-in user. */
+function serverSays(onboardingCompleted: boolean) {
+  return stubFetch(({ path }) =>
+    path === '/api/users/preferences'
+      ? { body: { success: true, preferences: { ...testPreferences, onboardingCompleted } } }
+      : undefined,
+  );
+}
+
 beforeEach(() => {
   localStorage.clear();
   useSession.getState().clear();
-  usePreferences.setState({ byUser: {} });
+  usePreferences.setState({ byUser: {}, sync: {} });
 });
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('route guards (spec §2)', () => {
   it('sends an anonymous visitor of /chat to /login, remembering the origin', () => {
@@ -85,13 +82,23 @@ describe('route guards (spec §2)', () => {
     expect(screen.getByText('login at /login; from /onboarding')).toBeTruthy();
   });
 
-  it('sends a signed-in user with onboarding incomplete to /onboarding', () => {
+  it('sends a signed-in user with onboarding incomplete (on the server) to /onboarding', async () => {
+    serverSays(false);
     signIn();
     visit('/chat');
-    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+    expect(await screen.findByText(/^onboarding at \/onboarding/)).toBeTruthy();
     cleanup();
     visit('/dashboard');
-    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+    expect(await screen.findByText(/^onboarding at \/onboarding/)).toBeTruthy();
+  });
+
+  it('asks the server when the local cache says not yet: onboarding finished on another device', async () => {
+    const calls = serverSays(true);
+    signIn();
+    visit('/chat');
+    expect(await screen.findByText(/^chat at \/chat/)).toBeTruthy();
+    expect(calls.map((c) => c.path)).toEqual(['/api/users/preferences']);
+    expect(usePreferences.getState().get('u1').onboardingCompleted).toBe(true);
   });
 
   it('lets a signed-in user reach /onboarding itself', () => {
@@ -110,11 +117,12 @@ describe('route guards (spec §2)', () => {
     expect(screen.getByText(/^dashboard at \/dashboard/)).toBeTruthy();
   });
 
-  it('keeps onboarding per user: another user on the same browser starts over', () => {
+  it('keeps onboarding per user: another user on the same browser starts over', async () => {
+    serverSays(false);
     usePreferences.getState().save('someone-else', { onboardingCompleted: true });
     signIn();
     visit('/chat');
-    expect(screen.getByText(/^onboarding at \/onboarding/)).toBeTruthy();
+    expect(await screen.findByText(/^onboarding at \/onboarding/)).toBeTruthy();
   });
 });
 
@@ -143,6 +151,7 @@ describe('route table', () => {
       '/terms',
       '/privacy',
       '/forgot-password',
+      '/reset-password/:token',
       '/contact',
       '*',
     ]) {

@@ -41,6 +41,12 @@ const screens: RouteObject[] = [
     }),
   },
   {
+    path: '/reset-password/:token',
+    lazy: async () => ({
+      Component: (await import('../features/auth/ResetPasswordPage.tsx')).ResetPasswordPage,
+    }),
+  },
+  {
     path: '/contact',
     lazy: async () => ({ Component: (await import('../features/legal/ContactPage.tsx')).ContactPage }),
   },

@@ -1,28 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes, type User } from '@alma/protocol';
+import { routes } from '@alma/protocol';
 import { ApiError, createApiClient, type ApiClientDeps } from './api.ts';
+import { testUser as user } from '../test/fixtures.ts';
 
 /*
  * The fetch used here is a test double at the network boundary (the only fake in these tests):
  * it answers queued responses or throws a TypeError the way a browser does when it cannot
  * reach the server. Everything above it — retry policy, refresh, parsing — is the real client.
  */
-
-const user: User = {
-  id: 'u1',
-  name: 'Ana',
-  email: 'ana@example.com',
-  bio: '',
-  language: 'es',
-  theme: 'dark',
-  emailNotifications: true,
-  pushNotifications: true,
-  plan: 'free',
-  role: 'user',
-  avatar: null,
-  stripeCustomerId: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
 
 type Step = Response | 'network-down';
 

@@ -1,6 +1,7 @@
 import { routes } from '@alma/protocol';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
+import { useUsage } from './usage.ts';
 
 /**
  * Logs out: local auth data goes at once (a page change must not leave the user signed in on
@@ -10,6 +11,7 @@ import { useSession } from './session.ts';
 export async function logout(): Promise<void> {
   const { refreshToken, token } = useSession.getState();
   useSession.getState().clear();
+  useUsage.getState().clear();
   if (!token) return;
   try {
     await call(

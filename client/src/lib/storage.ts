@@ -21,14 +21,19 @@ export const StorageKey = {
   personality: 'personality',
   /** i18next-browser-languagedetector reads and caches the language under this key. */
   preferredLanguage: 'preferredLanguage',
+  /**
+   * The code picked in the language toggle (es, en, fr, de, it, pt). Only es and en have an
+   * interface; the others show English, and this key remembers the pick to say so.
+   */
+  languageChoice: 'languageChoice',
   rememberedEmail: 'rememberedEmail',
   rememberMe: 'rememberMe',
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 
 /**
- * Per-user preferences (avatar, voice, onboardingCompleted) live under `preferences:<userId>`
- * until the preferences API exists; then the server becomes the source and this is its cache.
+ * Per-user preferences (avatar, voice, onboardingCompleted) are cached under
+ * `preferences:<userId>`; the server (GET /api/users/preferences) is the source.
  */
 export function preferencesKey(userId: string): string {
   return `preferences:${userId}`;

@@ -2,7 +2,7 @@ import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } f
 import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon.tsx';
 
-interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   /** A translated error text; shown once the field is touched. */
   error?: string | null;
@@ -10,32 +10,44 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   inputRef?: Ref<HTMLInputElement>;
 }
 
-/** A labelled input with its error and hint wired through aria-describedby. */
-export function TextField({ label, error, hint, inputRef, className = '', ...input }: TextFieldProps) {
+/** The ids that tie a field's input to its label, error and hint. */
+function useFieldIds(error: string | null | undefined, hint: ReactNode) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return { id, errorId, hintId, describedBy };
+}
+
+/** The frame around a field's input: the label above, the hint or the error below. */
+function FieldFrame({
+  ids,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  ids: ReturnType<typeof useFieldIds>;
+  label: string;
+  error?: string | null;
+  hint?: ReactNode;
+  className: string;
+  children: ReactNode;
+}) {
   return (
     <div className={`field ${error ? 'field--invalid' : ''} ${className}`}>
-      <label className="field__label" htmlFor={id}>
+      <label className="field__label" htmlFor={ids.id}>
         {label}
       </label>
-      <input
-        {...input}
-        ref={inputRef}
-        id={id}
-        className="field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
+      {children}
       {hint && !error ? (
-        <p className="field__hint" id={hintId}>
+        <p className="field__hint" id={ids.hintId}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="field__error" id={errorId}>
+        <p className="field__error" id={ids.errorId}>
           {error}
         </p>
       ) : null}
@@ -43,29 +55,40 @@ export function TextField({ label, error, hint, inputRef, className = '', ...inp
   );
 }
 
+/** A labelled input with its error and hint wired through aria-describedby. */
+export function TextField({ label, error, hint, inputRef, className = '', ...input }: TextFieldProps) {
+  const ids = useFieldIds(error, hint);
+  return (
+    <FieldFrame ids={ids} label={label} error={error} hint={hint} className={className}>
+      <input
+        {...input}
+        ref={inputRef}
+        id={ids.id}
+        className="field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+      />
+    </FieldFrame>
+  );
+}
+
 /** A password input with a show / hide toggle (spec §2 Login). */
 export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
   const { label, error, hint, inputRef, className = '', ...input } = props;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const ids = useFieldIds(error, hint);
   return (
-    <div className={`field ${error ? 'field--invalid' : ''} ${className}`}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
+    <FieldFrame ids={ids} label={label} error={error} hint={hint} className={className}>
       <div className="field__with-action">
         <input
           {...input}
           ref={inputRef}
-          id={id}
+          id={ids.id}
           type={visible ? 'text' : 'password'}
           className="field__input"
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={ids.describedBy}
         />
         <button
           type="button"
@@ -73,22 +96,12 @@ export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
           onClick={() => setVisible((v) => !v)}
           aria-label={visible ? t('auth.hidePassword') : t('auth.showPassword')}
           aria-pressed={visible}
-          aria-controls={id}
+          aria-controls={ids.id}
         >
           <Icon name={visible ? 'eyeOff' : 'eye'} size={18} />
         </button>
       </div>
-      {hint && !error ? (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,73 +1,79 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { REDIRECT_DELAY_MS, routes } from '@alma/protocol';
 import { Spinner } from '../../components/ui/Spinner.tsx';
-import { ApiError, call } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { fetchPreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { completeCallback, paramError, readCallbackParams } from './callback.ts';
 import { AuthShell } from './components/AuthShell.tsx';
 
 type Phase = { kind: 'working' } | { kind: 'redirecting' } | { kind: 'error'; message: string };
 
 /**
- * Return point of an outside identity provider (spec §2): reads token, provider, error,
- * error_description and isNewUser; stores the token, fetches the user, then after about a second
- * replaces history with /onboarding (new user) or /chat.
+ * Return point of an outside identity provider (spec §2): reads token, refreshToken, provider,
+ * error, error_description and isNewUser; stores the tokens, fetches the user, then after about a
+ * second replaces history with /onboarding (new user) or /chat. The branches live in callback.ts.
  */
 export function AuthCallbackPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('auth.callback.title'));
-  const [params] = useSearchParams();
+  const [search] = useSearchParams();
   const navigate = useNavigate();
+  const params = useMemo(() => readCallbackParams(search), [search]);
   const [phase, setPhase] = useState<Phase>({ kind: 'working' });
-  const [attempt, setAttempt] = useState(0);
-
-  const token = params.get('token');
-  const providerError = params.get('error');
-  const detail = params.get('error_description') ?? providerError;
-  // On error or missing token there is nothing to exchange: the error shows straight away.
-  const paramError =
-    providerError || !token
-      ? detail
-        ? t('errors.oauthFailed', { detail })
-        : t('errors.oauthNoToken')
-      : null;
+  // Keys come from callback.ts (errors.*); i18next's typed keys cannot follow a computed one.
+  const text = t as unknown as (key: string, options?: Record<string, string>) => string;
+  const earlyError = paramError(params, text);
+  const hasEarlyError = earlyError !== null;
 
   useEffect(() => {
-    if (paramError || !token) return;
+    const { token } = params;
+    if (hasEarlyError || !token) return;
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const isNewUser = params.get('isNewUser') === 'true';
-    useSession.getState().setSession({ token });
-    call(routes.auth.me, {})
-      .then(({ user }) => {
-        if (cancelled) return;
-        useSession.getState().setUser(user);
-        setPhase({ kind: 'redirecting' });
-        timer = setTimeout(() => {
-          if (isNewUser)
-            void navigate('/onboarding', { replace: true, state: { userId: user.id, fromOAuth: true } });
-          else void navigate('/chat', { replace: true });
-        }, REDIRECT_DELAY_MS);
-      })
-      .catch((caught: unknown) => {
-        if (cancelled) return;
-        // An answer that says no: show it. A throw without an answer: go on to /chat (spec §2).
-        if (caught instanceof ApiError && !caught.isNetworkError) {
-          setPhase({ kind: 'error', message: caught.displayMessage || t('errors.oauthUserFailed') });
-        } else {
-          void navigate('/chat', { replace: true });
-        }
-      });
+    void completeCallback(
+      { ...params, token },
+      {
+        storeTokens: (access, refresh) =>
+          useSession.getState().setSession({ token: access, refreshToken: refresh ?? undefined }),
+        fetchUser: async () => (await call(routes.auth.me, {})).user,
+        onUser: async (user, isNewUser) => {
+          useSession.getState().setUser(user);
+          await fetchPreferences(user.id, { withTheme: !isNewUser });
+        },
+        text,
+      },
+    ).then((outcome) => {
+      if (cancelled) return;
+      if (outcome.kind === 'error') {
+        setPhase({ kind: 'error', message: outcome.message });
+        return;
+      }
+      const go = () =>
+        void navigate(outcome.to, {
+          replace: true,
+          state: outcome.to === '/onboarding' ? outcome.state : undefined,
+        });
+      if (!outcome.delay) return go();
+      setPhase({ kind: 'redirecting' });
+      timer = setTimeout(go, REDIRECT_DELAY_MS);
+    });
     return () => {
       cancelled = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-    // `attempt` re-runs the whole exchange on retry.
-  }, [params, token, paramError, attempt, navigate, t]);
+  }, [params, hasEarlyError, navigate, text]);
 
-  const shown: Phase = paramError ? { kind: 'error', message: paramError } : phase;
+  const shown: Phase = earlyError !== null ? { kind: 'error', message: earlyError } : phase;
+
+  function retry() {
+    // Retry starts the provider's sign-in again; without a known provider, the login page.
+    if (params.provider) window.location.assign(`/auth/${params.provider}`);
+    else void navigate('/login', { replace: true });
+  }
 
   return (
     <AuthShell>
@@ -80,17 +86,14 @@ export function AuthCallbackPage() {
             {shown.message}
           </div>
           <div className="button-row">
-            <button type="button" className="button button--ghost" onClick={() => void navigate('/login')}>
-              {t('auth.callback.backToLogin')}
-            </button>
             <button
               type="button"
-              className="button button--primary"
-              onClick={() => {
-                setPhase({ kind: 'working' });
-                setAttempt((n) => n + 1);
-              }}
+              className="button button--ghost"
+              onClick={() => void navigate('/login', { replace: true })}
             >
+              {t('auth.callback.backToLogin')}
+            </button>
+            <button type="button" className="button button--primary" onClick={retry}>
               {t('auth.callback.retry')}
             </button>
           </div>

@@ -1,64 +1,81 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { LoginBodySchema } from '@alma/protocol';
-import { TextField } from '../../components/ui/Field.tsx';
+import { LoginBodySchema, routes } from '@alma/protocol';
+import { call, errorText } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
+import { EmailField } from './components/EmailField.tsx';
 import { rememberedEmail } from './store.ts';
 
 /**
- * Password recovery. The server has no recovery route yet (spec §7 POST /auth/forgotpassword
- * comes later), so submitting says so plainly and points to the contact page.
+ * Password recovery: POST /auth/forgotpassword, then a neutral confirmation — the server answers
+ * the same whether or not the email has an account, and so does this page.
  */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('auth.forgot.title'));
   const [email, setEmail] = useState(rememberedEmail);
   const [touched, setTouched] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const code = fieldError(LoginBodySchema.shape.email, email);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
-    if (!code) setSubmitted(true);
+    if (code || sending) return;
+    setSending(true);
+    setFailure(null);
+    try {
+      await call(routes.account.forgotPassword, { body: { email } });
+      setSent(true);
+    } catch (error) {
+      setFailure(errorText(error, t('errors.general')));
+    } finally {
+      setSending(false);
+    }
   }
 
   return (
     <AuthShell>
       <h1 className="auth-card__title">{t('auth.forgot.title')}</h1>
-      <p className="auth-card__subtitle">{t('auth.forgot.text')}</p>
-      <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label={t('auth.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder={t('auth.emailPlaceholder')}
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setSubmitted(false);
-          }}
-          onBlur={() => setTouched(true)}
-          error={touched && code ? t(`validation.${code}`) : null}
-        />
-        <button type="submit" className="button button--primary button--block">
-          {t('auth.forgot.submit')}
-        </button>
-      </form>
-      <div role="status" aria-live="polite">
-        {submitted ? (
-          <div className="alert alert--info">
-            <p>{t('auth.forgot.unavailable')}</p>
-            <Link to="/contact" className="link">
-              {t('auth.forgot.contact')}
-            </Link>
-          </div>
-        ) : null}
-      </div>
+      {sent ? (
+        <div className="alert alert--success" role="status">
+          <p>{t('auth.forgot.sent', { email: email.trim() })}</p>
+          <p className="muted">{t('auth.forgot.sentHint')}</p>
+        </div>
+      ) : (
+        <>
+          <p className="auth-card__subtitle">{t('auth.forgot.text')}</p>
+          {failure ? (
+            <div className="alert alert--error" role="alert">
+              {failure}
+            </div>
+          ) : null}
+          <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+            <EmailField
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                setFailure(null);
+              }}
+              onBlur={() => setTouched(true)}
+              error={touched && code ? t(`validation.${code}`) : null}
+            />
+            <button
+              type="submit"
+              className="button button--primary button--block"
+              disabled={sending}
+              aria-busy={sending}
+            >
+              {sending ? t('auth.forgot.sending') : t('auth.forgot.submit')}
+            </button>
+          </form>
+        </>
+      )}
       <p className="auth-card__footer">
         <Link to="/login" className="link">
           {t('auth.forgot.backToLogin')}

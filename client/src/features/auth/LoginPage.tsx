@@ -1,13 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginBodySchema } from '@alma/protocol';
-import { Checkbox, PasswordField, TextField } from '../../components/ui/Field.tsx';
+import { Checkbox, PasswordField } from '../../components/ui/Field.tsx';
 import { redirectTarget } from '../../lib/redirect.ts';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
+import { EmailField } from './components/EmailField.tsx';
 import { OAuthButtons } from './components/OAuthButtons.tsx';
 import { rememberedEmail, useAuthFlow } from './store.ts';
 
@@ -18,6 +19,9 @@ export function LoginPage() {
   useDocumentTitle(t('auth.login.title'));
   const navigate = useNavigate();
   const location = useLocation();
+  const [search] = useSearchParams();
+  // The emailed verification link lands here with ?verified=1 (or 0 for a bad or used link).
+  const verified = search.get('verified');
   const [signedInOnArrival] = useState(() => selectIsSignedIn(useSession.getState()));
   const submitting = useAuthFlow((s) => s.submitting);
   const failure = useAuthFlow((s) => s.error);
@@ -52,19 +56,19 @@ export function LoginPage() {
     <AuthShell>
       <h1 className="auth-card__title">{t('auth.login.title')}</h1>
       <p className="auth-card__subtitle">{t('auth.login.subtitle')}</p>
+      {verified === '1' || verified === '0' ? (
+        <div className={`alert ${verified === '1' ? 'alert--success' : 'alert--error'}`} role="status">
+          {verified === '1' ? t('auth.login.verified') : t('auth.login.notVerified')}
+        </div>
+      ) : null}
       {failure ? (
         <div className="alert alert--error" role="alert">
           {failure}
         </div>
       ) : null}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
-          label={t('auth.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
+        <EmailField
           inputMode="email"
-          placeholder={t('auth.emailPlaceholder')}
           value={email}
           onChange={(e) => {
             setEmail(e.target.value);

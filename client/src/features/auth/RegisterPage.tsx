@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import {
@@ -11,12 +11,15 @@ import {
   type Plan,
 } from '@alma/protocol';
 import { Checkbox, PasswordField, TextField } from '../../components/ui/Field.tsx';
+import { StepActions } from '../../components/ui/StepActions.tsx';
+import { Steps } from '../../components/ui/Steps.tsx';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
 import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
+import { EmailField } from './components/EmailField.tsx';
 import { OAuthButtons } from './components/OAuthButtons.tsx';
-import { Steps } from './components/Steps.tsx';
 import { useAuthFlow } from './store.ts';
 
 type FieldName = 'name' | 'email' | 'password' | 'confirmPassword' | 'plan' | 'terms';
@@ -78,21 +81,12 @@ export function RegisterPage() {
     terms: false,
   });
   const [errors, setErrors] = useState<Errors>({});
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
+  // Move focus to the new step's heading so screen readers announce it (not on first paint).
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(step);
 
   useEffect(() => {
     clearError();
   }, [clearError]);
-
-  useEffect(() => {
-    // Move focus to the new step's heading so screen readers announce it (not on first paint).
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [step]);
 
   if (signedInOnArrival) return <Navigate to="/chat" replace />;
 
@@ -186,13 +180,8 @@ export function RegisterPage() {
               error={err('name')}
               required
             />
-            <TextField
-              label={t('auth.email')}
-              type="email"
-              name="email"
-              autoComplete="email"
+            <EmailField
               inputMode="email"
-              placeholder={t('auth.emailPlaceholder')}
               value={form.email}
               onChange={(e) => update('email', e.target.value)}
               error={err('email')}
@@ -270,33 +259,21 @@ export function RegisterPage() {
           </>
         ) : null}
 
-        <div className="form__actions">
-          {step > 0 ? (
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => {
-                setErrors({});
-                setStep(step - 1);
-              }}
-              disabled={submitting}
-            >
-              {t('common.back')}
-            </button>
-          ) : null}
-          <button
-            type="submit"
-            className="button button--primary form__primary"
-            disabled={submitting}
-            aria-busy={submitting}
-          >
-            {step < 2
+        <StepActions
+          step={step}
+          onBack={() => {
+            setErrors({});
+            setStep(step - 1);
+          }}
+          submitLabel={
+            step < 2
               ? t('common.next')
               : submitting
                 ? t('auth.register.submitting')
-                : t('auth.register.submit')}
-          </button>
-        </div>
+                : t('auth.register.submit')
+          }
+          busy={submitting}
+        />
       </form>
 
       {step === 0 ? <OAuthButtons mode="register" /> : null}

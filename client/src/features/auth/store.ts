@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import { routes, type RegisterBody, type User } from '@alma/protocol';
+import { routes, type AuthSession, type RegisterBody, type User } from '@alma/protocol';
 import { call, errorText } from '../../lib/api.ts';
 import { i18n } from '../../lib/i18n.ts';
+import { fetchPreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
 
@@ -18,6 +19,16 @@ export function rememberedEmail(): string {
   return readString(StorageKey.rememberMe) === 'true' ? (readString(StorageKey.rememberedEmail) ?? '') : '';
 }
 
+/**
+ * Keeps a session the server just issued, then loads the account's preferences into local
+ * storage (spec §2 Login). `withTheme`: the account's theme replaces this device's — not for a
+ * brand-new account, whose server theme is only the default.
+ */
+export async function startSession(session: Omit<AuthSession, 'success'>, withTheme: boolean): Promise<void> {
+  useSession.getState().setSession(session);
+  await fetchPreferences(session.user.id, { withTheme });
+}
+
 export const useAuthFlow = create<AuthFlowState>()((set) => ({
   submitting: false,
   error: null,
@@ -26,10 +37,10 @@ export const useAuthFlow = create<AuthFlowState>()((set) => ({
     set({ submitting: true, error: null });
     try {
       const session = await call(routes.auth.login, { body: { email, password } });
-      useSession.getState().setSession(session);
       // Remember-me keeps only the email on this device (spec §2).
       writeString(StorageKey.rememberMe, remember ? 'true' : null);
       writeString(StorageKey.rememberedEmail, remember ? email.trim() : null);
+      await startSession(session, true);
       set({ submitting: false });
       return true;
     } catch (error) {
@@ -42,7 +53,7 @@ export const useAuthFlow = create<AuthFlowState>()((set) => ({
     set({ submitting: true, error: null });
     try {
       const session = await call(routes.auth.register, { body });
-      useSession.getState().setSession(session);
+      await startSession(session, false);
       set({ submitting: false });
       return session.user;
     } catch (error) {

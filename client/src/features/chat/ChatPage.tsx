@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LanguageToggle } from '../../components/ui/LanguageToggle.tsx';
+import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -43,9 +44,7 @@ export function ChatPage() {
 
   return (
     <div className="chat-app">
-      <a className="skip-link" href="#composer">
-        {t('app.skipToContent')}
-      </a>
+      <SkipLink target="#composer" />
       <ChatHeader
         sidebarOpen={sidebarOpen}
         onToggleSidebar={() => setSidebarOpen((o) => !o)}

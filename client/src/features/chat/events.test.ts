@@ -14,29 +14,22 @@ import {
   type ChatData,
   type ChatServerEvent,
 } from './events.ts';
+import { testMessage } from '../../test/fixtures.ts';
 
 const SESSION = 's1';
 const REPLY = 'r1';
 const CMID = 'c1';
 
 function message(overrides: Partial<Message> = {}): Message {
-  return {
+  return testMessage({
     _id: 'm-bot',
     sessionId: SESSION,
     role: 'assistant',
     content: 'Hola, Ana.',
-    createdAt: '2025-01-01T10:00:00.000Z',
-    clientMessageId: null,
     replyTo: 'm-user',
     emotion: 'happy',
-    emotionAnalysis: null,
-    language: 'es',
-    userLanguage: 'es',
-    personality: 'default',
-    audioUrl: null,
-    isComplete: true,
     ...overrides,
-  };
+  });
 }
 
 function chatReply(text: string): ChatReply {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ServerEvent, type Ack, type ClientEvent, type ClientResult, type Message } from '@alma/protocol';
+import { ServerEvent, type Ack, type ClientEvent, type ClientResult } from '@alma/protocol';
+import { testMessage as stored } from '../../test/fixtures.ts';
 import { connectionStatus, useChat, type ChatTransport } from './store.ts';
 
 /*
@@ -8,26 +9,6 @@ import { connectionStatus, useChat, type ChatTransport } from './store.ts';
  */
 
 type SendResult = Ack<ClientResult<typeof ClientEvent.chatSend>>;
-
-function stored(overrides: Partial<Message> = {}): Message {
-  return {
-    _id: 'm-user',
-    sessionId: 's-new',
-    role: 'user',
-    content: 'Hola',
-    createdAt: '2025-01-01T10:00:00.000Z',
-    clientMessageId: null,
-    replyTo: null,
-    emotion: null,
-    emotionAnalysis: null,
-    language: 'es',
-    userLanguage: 'es',
-    personality: 'default',
-    audioUrl: null,
-    isComplete: true,
-    ...overrides,
-  };
-}
 
 function fakeTransport(answers: SendResult[]) {
   const sent: Parameters<ChatTransport['send']>[0][] = [];

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { FooterNav } from '../../components/ui/FooterNav.tsx';
 import { Icon, type IconName } from '../../components/ui/Icon.tsx';
 import { LanguageToggle } from '../../components/ui/LanguageToggle.tsx';
 import { Logo } from '../../components/ui/Logo.tsx';
+import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -37,9 +39,7 @@ export function LandingPage() {
 
   return (
     <div className="landing">
-      <a className="skip-link" href="#main">
-        {t('app.skipToContent')}
-      </a>
+      <SkipLink />
       <header className="landing-header">
         <Logo />
         <nav
@@ -168,25 +168,7 @@ export function LandingPage() {
           <Logo />
           <p className="muted">{t('landing.footer.made')}</p>
         </div>
-        <nav aria-label={t('nav.footer')}>
-          <ul className="footer__links">
-            <li>
-              <Link to="/login">{t('nav.login')}</Link>
-            </li>
-            <li>
-              <Link to="/register">{t('nav.register')}</Link>
-            </li>
-            <li>
-              <Link to="/terms">{t('nav.terms')}</Link>
-            </li>
-            <li>
-              <Link to="/privacy">{t('nav.privacy')}</Link>
-            </li>
-            <li>
-              <Link to="/contact">{t('nav.contact')}</Link>
-            </li>
-          </ul>
-        </nav>
+        <FooterNav account />
         <p className="footer__rights muted">
           {t('landing.footer.rights', { year: new Date().getFullYear() })}
         </p>

@@ -1,28 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { User } from '@alma/protocol';
 import { i18n } from '../../lib/i18n.ts';
 import { usePreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { OnboardingPage } from './OnboardingPage.tsx';
-
-const user: User = {
-  id: 'u1',
-  name: 'Ana',
-  email: 'ana@example.com',
-  bio: '',
-  language: 'es',
-  theme: 'dark',
-  emailNotifications: true,
-  pushNotifications: true,
-  plan: 'free',
-  role: 'user',
-  avatar: null,
-  stripeCustomerId: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
+import { testUser as user } from '../../test/fixtures.ts';
+import { stubFetch, testPreferences } from '../../test/fetch.ts';
 
 function renderOnboarding() {
   const router = createMemoryRouter(
@@ -43,11 +28,14 @@ function renderOnboarding() {
 beforeEach(async () => {
   localStorage.clear();
   await i18n.changeLanguage('es');
-  usePreferences.setState({ byUser: {} });
+  usePreferences.setState({ byUser: {}, sync: {} });
   useSession.getState().setSession({ token: 't', refreshToken: 'r', user });
 });
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('onboarding (spec §2, §5)', () => {
   it('does not advance without an avatar, and says why', () => {
@@ -57,7 +45,12 @@ describe('onboarding (spec §2, §5)', () => {
     expect(screen.getByRole('heading', { name: 'Elige tu avatar' })).toBeTruthy();
   });
 
-  it('avatar → voice → finish stores the choice and goes to /chat', async () => {
+  it('avatar → voice → finish saves the choice to the server and goes to /chat', async () => {
+    const calls = stubFetch(({ method, path, body }) =>
+      method === 'PUT' && path === '/api/users/preferences'
+        ? { body: { success: true, preferences: { ...testPreferences, ...(body as object) } } }
+        : undefined,
+    );
     const router = renderOnboarding();
     fireEvent.click(screen.getByRole('radio', { name: /Bruja/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
@@ -77,6 +70,32 @@ describe('onboarding (spec §2, §5)', () => {
       onboardingCompleted: true,
     });
     expect(localStorage.getItem('selectedAvatar')).toBe('witch');
+    expect(calls).toContainEqual({
+      method: 'PUT',
+      path: '/api/users/preferences',
+      body: {
+        avatar: 'witch',
+        voice: 'es-lucia',
+        selectedAvatarId: 'witch',
+        defaultVoiceId: 'es-lucia',
+        onboardingCompleted: true,
+      },
+    });
+  });
+
+  it('stays on the finish step and says so when the server refuses to save', async () => {
+    stubFetch(() => ({
+      status: 500,
+      body: { error: { code: 'server_error', message: 'Error del servidor.' } },
+    }));
+    const router = renderOnboarding();
+    fireEvent.click(screen.getByRole('radio', { name: /Bruja/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    fireEvent.click(screen.getByRole('radio', { name: /Lucía/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Empezar a chatear' }));
+    expect(await screen.findByText('Error del servidor.')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/onboarding');
   });
 
   it('going back keeps the avatar chosen', () => {

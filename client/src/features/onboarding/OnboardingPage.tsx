@@ -1,16 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import type { FieldCode } from '@alma/protocol';
 import { AvatarBadge } from '../../components/ui/AvatarBadge.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
-import { LanguageToggle } from '../../components/ui/LanguageToggle.tsx';
-import { Logo } from '../../components/ui/Logo.tsx';
-import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { PageShell } from '../../components/ui/PageShell.tsx';
+import { StepActions } from '../../components/ui/StepActions.tsx';
+import { Steps } from '../../components/ui/Steps.tsx';
 import { findAvatar, findVoice, SYSTEM_AVATARS, SYSTEM_VOICES } from '../../lib/catalog.ts';
-import { usePreferences, usePreferencesOf } from '../../lib/preferences.ts';
+import { errorText } from '../../lib/api.ts';
+import { savePreferences, usePreferencesOf } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
+import { ChoiceStep } from './ChoiceStep.tsx';
 
 const STEPS = ['avatar', 'voice', 'finish'] as const;
 
@@ -26,22 +29,14 @@ export function OnboardingPage() {
   const user = useSession((s) => s.user);
   const userId = (location.state as { userId?: string } | null)?.userId ?? user?.id ?? null;
   const saved = usePreferencesOf(userId);
-  const save = usePreferences((s) => s.save);
 
   const [step, setStep] = useState(0);
   const [avatar, setAvatar] = useState<string | null>(findAvatar(saved.avatar)?.id ?? null);
   const [voice, setVoice] = useState<string | null>(findVoice(saved.voice)?.id ?? null);
   const [error, setError] = useState<FieldCode | null>(null);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
-
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [step]);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(step);
 
   // A missing user id sends the user to /login (spec §2).
   if (!userId) return <Navigate to="/login" replace />;
@@ -56,9 +51,27 @@ export function OnboardingPage() {
       if (!voice) return setError('selectOrUploadVoice');
       setError(null);
       setStep(2);
-    } else if (userId && avatar && voice) {
-      save(userId, { avatar, voice, onboardingCompleted: true });
+    } else if (userId && avatar && voice && !saving) {
+      void finish(userId, avatar, voice);
+    }
+  }
+
+  /** Completion is saved to the account (PUT /api/users/preferences), then /chat. */
+  async function finish(id: string, avatarId: string, voiceId: string) {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      await savePreferences(id, {
+        avatar: avatarId,
+        voice: voiceId,
+        selectedAvatarId: avatarId,
+        defaultVoiceId: voiceId,
+        onboardingCompleted: true,
+      });
       void navigate('/chat', { replace: true });
+    } catch (caught) {
+      setSaveError(errorText(caught, t('errors.preferencesSave')));
+      setSaving(false);
     }
   }
 
@@ -68,131 +81,74 @@ export function OnboardingPage() {
   const voiceName = chosenVoice ? t(`voices.${chosenVoice.id}`) : '';
 
   return (
-    <div className="onboarding-page">
-      <header className="topbar">
-        <Logo />
-        <div className="topbar__actions">
-          <LanguageToggle />
-          <ThemeToggle />
-        </div>
-      </header>
+    <PageShell className="onboarding-page">
       <main id="main" className="onboarding">
         <h1 className="onboarding__title">{t('onboarding.title')}</h1>
         {user ? <p className="onboarding__welcome">{t('onboarding.welcome', { name: user.name })}</p> : null}
 
-        <ol className="steps" aria-label={t('onboarding.progress')}>
-          {STEPS.map((s, index) => (
-            <li
-              key={s}
-              className={`steps__item ${index < step ? 'steps__item--done' : ''} ${index === step ? 'steps__item--current' : ''}`}
-              aria-current={index === step ? 'step' : undefined}
-            >
-              <span className="steps__number" aria-hidden="true">
-                {index < step ? <Icon name="check" size={14} /> : index + 1}
-              </span>
-              <span className="steps__label">{t(`onboarding.steps.${s}`)}</span>
-            </li>
-          ))}
-        </ol>
+        <Steps
+          labels={STEPS.map((s) => t(`onboarding.steps.${s}`))}
+          current={step}
+          label={t('onboarding.progress')}
+          checkDone
+        />
 
         <form className="onboarding__panel" onSubmit={onSubmit} noValidate>
           {step === 0 ? (
-            <fieldset className="choice-fieldset">
-              <legend>
-                <h2 ref={headingRef} tabIndex={-1} className="onboarding__step-title">
-                  {t('onboarding.avatarTitle')}
-                </h2>
-                <span className="onboarding__step-text">{t('onboarding.avatarText')}</span>
-              </legend>
-              <div className="choice-grid" aria-label={t('onboarding.avatarList')} role="radiogroup">
-                {SYSTEM_AVATARS.map((a) => (
-                  <label key={a.id} className="choice-card">
-                    <input
-                      type="radio"
-                      name="avatar"
-                      value={a.id}
-                      checked={avatar === a.id}
-                      onChange={() => {
-                        setAvatar(a.id);
-                        setError(null);
-                      }}
-                      className="choice-card__input"
-                    />
-                    <AvatarBadge id={a.id} size={64} />
-                    <span className="choice-card__name">{t(`avatars.${a.id}.name`)}</span>
-                    <span className="choice-card__meta">{t(`onboarding.categories.${a.category}`)}</span>
-                    <span className="choice-card__text">{t(`avatars.${a.id}.description`)}</span>
-                  </label>
-                ))}
-              </div>
-              <div className="upload-soon">
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  disabled
-                  aria-describedby="avatar-upload-soon"
-                >
-                  <Icon name="upload" size={18} />
-                  {t('onboarding.uploadAvatar')}
-                </button>
-                <span id="avatar-upload-soon" className="field__hint">
-                  {t('onboarding.uploadSoon')}
-                </span>
-              </div>
-            </fieldset>
+            <ChoiceStep
+              name="avatar"
+              headingRef={headingRef}
+              title={t('onboarding.avatarTitle')}
+              text={t('onboarding.avatarText')}
+              listLabel={t('onboarding.avatarList')}
+              gridClassName="choice-grid"
+              cardClassName="choice-card"
+              items={SYSTEM_AVATARS}
+              value={avatar}
+              onChange={(id) => {
+                setAvatar(id);
+                setError(null);
+              }}
+              renderCard={(a) => (
+                <>
+                  <AvatarBadge id={a.id} size={64} />
+                  <span className="choice-card__name">{t(`avatars.${a.id}.name`)}</span>
+                  <span className="choice-card__meta">{t(`onboarding.categories.${a.category}`)}</span>
+                  <span className="choice-card__text">{t(`avatars.${a.id}.description`)}</span>
+                </>
+              )}
+              uploadLabel={t('onboarding.uploadAvatar')}
+            />
           ) : null}
 
           {step === 1 ? (
-            <fieldset className="choice-fieldset">
-              <legend>
-                <h2 ref={headingRef} tabIndex={-1} className="onboarding__step-title">
-                  {t('onboarding.voiceTitle')}
-                </h2>
-                <span className="onboarding__step-text">{t('onboarding.voiceText')}</span>
-              </legend>
-              <div
-                className="choice-grid choice-grid--voices"
-                aria-label={t('onboarding.voiceList')}
-                role="radiogroup"
-              >
-                {SYSTEM_VOICES.map((v) => (
-                  <label key={v.id} className="choice-card choice-card--row">
-                    <input
-                      type="radio"
-                      name="voice"
-                      value={v.id}
-                      checked={voice === v.id}
-                      onChange={() => {
-                        setVoice(v.id);
-                        setError(null);
-                      }}
-                      className="choice-card__input"
-                    />
-                    <span className="voice-icon" aria-hidden="true">
-                      <Icon name="wave" />
-                    </span>
-                    <span className="choice-card__name">{t(`voices.${v.id}`)}</span>
-                    <span className="choice-card__meta">
-                      {t(`voices.categories.${v.category}`)} · {t(`voices.languages.${v.language}`)}
-                    </span>
-                  </label>
-                ))}
-              </div>
-              <div className="upload-soon">
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  disabled
-                  aria-describedby="voice-upload-soon"
-                >
-                  <Icon name="upload" size={18} />
-                  {t('onboarding.uploadVoice')}
-                </button>
-                <span id="voice-upload-soon" className="field__hint">
-                  {t('onboarding.uploadSoon')}
-                </span>
-              </div>
-            </fieldset>
+            <ChoiceStep
+              name="voice"
+              headingRef={headingRef}
+              title={t('onboarding.voiceTitle')}
+              text={t('onboarding.voiceText')}
+              listLabel={t('onboarding.voiceList')}
+              gridClassName="choice-grid choice-grid--voices"
+              cardClassName="choice-card choice-card--row"
+              items={SYSTEM_VOICES}
+              value={voice}
+              onChange={(id) => {
+                setVoice(id);
+                setError(null);
+              }}
+              renderCard={(v) => (
+                <>
+                  <span className="voice-icon" aria-hidden="true">
+                    <Icon name="wave" />
+                  </span>
+                  <span className="choice-card__name">{t(`voices.${v.id}`)}</span>
+                  <span className="choice-card__meta">
+                    {t(`voices.categories.${v.category}`)} · {t(`voices.languages.${v.language}`)}
+                  </span>
+                </>
+              )}
+              uploadLabel={t('onboarding.uploadVoice')}
+            />
           ) : null}
 
           {step === 2 ? (
@@ -205,29 +161,22 @@ export function OnboardingPage() {
             </div>
           ) : null}
 
-          <p className="alert alert--error" role="alert" hidden={!error}>
-            {error ? t(`validation.${error}`) : null}
+          <p className="alert alert--error" role="alert" hidden={!error && !saveError}>
+            {error ? t(`validation.${error}`) : saveError}
           </p>
 
-          <div className="form__actions">
-            {step > 0 ? (
-              <button
-                type="button"
-                className="button button--ghost"
-                onClick={() => {
-                  setError(null);
-                  setStep(step - 1);
-                }}
-              >
-                {t('common.back')}
-              </button>
-            ) : null}
-            <button type="submit" className="button button--primary form__primary">
-              {step < 2 ? t('common.next') : t('onboarding.finish')}
-            </button>
-          </div>
+          <StepActions
+            step={step}
+            onBack={() => {
+              setError(null);
+              setSaveError(null);
+              setStep(step - 1);
+            }}
+            submitLabel={step < 2 ? t('common.next') : t('onboarding.finish')}
+            busy={saving}
+          />
         </form>
       </main>
-    </div>
+    </PageShell>
   );
 }

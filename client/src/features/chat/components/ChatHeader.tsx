@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PERSONALITIES, type Personality } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { IconButton } from '../../../components/ui/IconButton.tsx';
 import { LanguageToggle } from '../../../components/ui/LanguageToggle.tsx';
 import { Logo } from '../../../components/ui/Logo.tsx';
 import { ThemeToggle } from '../../../components/ui/ThemeToggle.tsx';
@@ -67,15 +68,7 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
         >
           <Icon name="grid" />
         </Link>
-        <button
-          type="button"
-          className="icon-button"
-          onClick={onLogout}
-          aria-label={t('chat.logout')}
-          title={t('chat.logout')}
-        >
-          <Icon name="logout" />
-        </button>
+        <IconButton icon="logout" label={t('chat.logout')} onClick={onLogout} />
       </div>
     </header>
   );

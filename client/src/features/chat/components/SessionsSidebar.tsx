@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatSession } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { IconButton } from '../../../components/ui/IconButton.tsx';
 import { useChat } from '../store.ts';
 
 interface Props {
@@ -47,15 +48,12 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
         <div className="sessions__header">
           <h2 className="sessions__title">{t('chat.sessions')}</h2>
           <div className="sessions__tools">
-            <button
-              type="button"
-              className="icon-button"
+            <IconButton
+              icon="refresh"
+              iconSize={18}
+              label={t('chat.refreshSessions')}
               onClick={() => void refresh()}
-              aria-label={t('chat.refreshSessions')}
-              title={t('chat.refreshSessions')}
-            >
-              <Icon name="refresh" size={18} />
-            </button>
+            />
             <button
               type="button"
               className="icon-button sessions__close"
@@ -93,24 +91,22 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
                   </span>
                 </button>
                 <div className="session__actions">
-                  <button
-                    type="button"
-                    className="icon-button icon-button--small"
-                    onClick={() => onRename(s)}
-                    aria-label={`${t('common.rename')}: ${title}`}
+                  <IconButton
+                    icon="edit"
+                    iconSize={16}
+                    className="icon-button--small"
+                    label={`${t('common.rename')}: ${title}`}
                     title={t('common.rename')}
-                  >
-                    <Icon name="edit" size={16} />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button icon-button--small"
-                    onClick={() => onDelete(s)}
-                    aria-label={`${t('common.delete')}: ${title}`}
+                    onClick={() => onRename(s)}
+                  />
+                  <IconButton
+                    icon="trash"
+                    iconSize={16}
+                    className="icon-button--small"
+                    label={`${t('common.delete')}: ${title}`}
                     title={t('common.delete')}
-                  >
-                    <Icon name="trash" size={16} />
-                  </button>
+                    onClick={() => onDelete(s)}
+                  />
                 </div>
               </li>
             );

@@ -3,6 +3,7 @@ import { ClientEvent, ServerEvent, serverEvents, type ServerEventName } from '@a
 import { api } from '../../../lib/api.ts';
 import { useSession } from '../../../lib/session.ts';
 import { classifyConnectError, createSocket, emitWithAck } from '../../../lib/socket.ts';
+import { useUsage, type UsageUpdated } from '../../../lib/usage.ts';
 import type { ChatServerEvent } from '../events.ts';
 import { useChat } from '../store.ts';
 
@@ -73,6 +74,7 @@ export function useChatSocket() {
           return;
         }
         useChat.getState().handleServerEvent({ name, payload: parsed.data } as ChatServerEvent);
+        if (name === ServerEvent.usageUpdated) useUsage.getState().applyLive(parsed.data as UsageUpdated);
       };
       socket.on(name, listener);
     }

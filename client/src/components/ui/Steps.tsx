@@ -1,5 +1,20 @@
-/** A numbered step indicator; the current step carries aria-current="step". */
-export function Steps({ labels, current, label }: { labels: string[]; current: number; label: string }) {
+import { Icon } from './Icon.tsx';
+
+/**
+ * A numbered step indicator; the current step carries aria-current="step". With `checkDone`,
+ * finished steps show a check mark instead of their number.
+ */
+export function Steps({
+  labels,
+  current,
+  label,
+  checkDone = false,
+}: {
+  labels: string[];
+  current: number;
+  label: string;
+  checkDone?: boolean;
+}) {
   return (
     <ol className="steps" aria-label={label}>
       {labels.map((text, index) => (
@@ -9,7 +24,7 @@ export function Steps({ labels, current, label }: { labels: string[]; current: n
           aria-current={index === current ? 'step' : undefined}
         >
           <span className="steps__number" aria-hidden="true">
-            {index + 1}
+            {checkDone && index < current ? <Icon name="check" size={14} /> : index + 1}
           </span>
           <span className="steps__label">{text}</span>
         </li>
