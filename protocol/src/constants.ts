@@ -67,6 +67,10 @@ export const SESSION_TITLE_MAX_LENGTH = 120;
 export const MESSAGE_PAGE_SIZE = 50;
 export const MESSAGE_PAGE_SIZE_MAX = 200;
 export const CLIENT_MESSAGE_ID_MAX_LENGTH = 64;
+/** Key points a session's context keeps: the latest ones (SPEC.md C-11). */
+export const CONTEXT_KEY_POINTS_MAX = 10;
+/** An automatic title (SPEC.md C-12) is at most this long. */
+export const AUTO_TITLE_MAX_LENGTH = 60;
 
 /** Client behaviour constants (spec §9). */
 export const HEALTH_TIMEOUT_MS = 3000;

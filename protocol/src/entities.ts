@@ -102,6 +102,8 @@ export const ChatSessionSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number().int().nonnegative(),
+  /** The companion's dominant emotion in this session so far (SPEC.md C-11); null before a reply. */
+  dominantEmotion: EmotionSchema.nullable(),
 });
 export type ChatSession = z.infer<typeof ChatSessionSchema>;
 
@@ -136,12 +138,16 @@ export const MessageSchema = z.object({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** The conversation context (spec §3), stored per session and updated every exchange (SPEC.md C-11). */
 export const SessionContextSchema = z.object({
   sessionId: z.string(),
   summary: z.string(),
   topics: z.array(z.string()),
+  /** People the user named, the user's own name included. */
   entities: z.object({ names: z.array(z.string()) }),
+  /** The latest points the user made, oldest first (at most `CONTEXT_KEY_POINTS_MAX`). */
   keyPoints: z.array(z.string()),
+  dominantEmotion: EmotionSchema.nullable(),
 });
 export type SessionContext = z.infer<typeof SessionContextSchema>;
 
@@ -171,3 +177,36 @@ export const ChatReplySchema = z.object({
   isComplete: z.boolean(),
 });
 export type ChatReply = z.infer<typeof ChatReplySchema>;
+
+/** A built-in personality as `GET /personalities` describes it (spec §3 "Personality"). */
+export const PersonalityInfoSchema = z.object({
+  name: z.string(),
+  personality: PersonalitySchema,
+  style: z.string(),
+  language: LanguageSchema,
+  context: z.string(),
+});
+export type PersonalityInfo = z.infer<typeof PersonalityInfoSchema>;
+
+/**
+ * A message as the export holds it: the stored message plus what the send carried (voice, avatar)
+ * and, for a reply, the animation intent it was played with (SPEC.md C-13).
+ */
+export const ExportedMessageSchema = MessageSchema.extend({
+  animationIntent: AnimationIntentSchema.nullable(),
+  voiceId: z.string().nullable(),
+  avatarId: z.string().nullable(),
+});
+export type ExportedMessage = z.infer<typeof ExportedMessageSchema>;
+
+/** `GET /chat/export/:id`: everything needed to replay a conversation (SPEC.md C-13). */
+export const ChatExportSchema = z.object({
+  format: z.literal('alma.chat-export'),
+  version: z.literal(1),
+  exportedAt: z.string(),
+  session: ChatSessionSchema,
+  context: SessionContextSchema,
+  /** Oldest first. */
+  messages: z.array(ExportedMessageSchema),
+});
+export type ChatExport = z.infer<typeof ChatExportSchema>;

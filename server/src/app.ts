@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import { createBuiltinReplyEngine } from './engines/reply/builtin.ts';
+import { createReplyEngine } from './engines/reply/select.ts';
 import type { ReplyEngine } from './engines/reply/types.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
 import { createMailer, type Mailer } from './email/mailer.ts';
@@ -61,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const { config, storage } = deps;
   const clock = deps.clock ?? systemClock;
   const newId = deps.newId ?? (() => uuidv7());
-  const engine = deps.engine ?? createBuiltinReplyEngine({ tokenDelayMs: config.replyTokenDelayMs });
+  const engine = deps.engine ?? createReplyEngine(config);
   const engines = { reply: engine.name, speech: 'none', transcription: 'none' };
 
   const app = Fastify({

@@ -1,6 +1,6 @@
 import { PLAN_TABLE } from '@alma/protocol';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -26,8 +26,19 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
   CORS_ORIGINS: z.string().default('http://localhost:3000,http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REPLY_ENGINE: z.enum(['builtin']).default('builtin'),
+  REPLY_ENGINE: z.enum(['builtin', 'openai', 'local']).default('builtin'),
   REPLY_TOKEN_DELAY_MS: intFrom(0, 2000).default(35),
+  // REPLY_ENGINE=openai: any OpenAI-compatible chat completions endpoint.
+  OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).optional(),
+  OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
+  OPENAI_MAX_RETRIES: intFrom(0, 10).default(2),
+  // REPLY_ENGINE=local: a GGUF model run by node-llama-cpp on the CPU.
+  LLM_MODEL_PATH: z.string().min(1).optional(),
+  LLM_THREADS: intFrom(1, 256).default(2),
+  LLM_CONTEXT_SIZE: intFrom(256, 1_048_576).default(4096),
+  LLM_MAX_TOKENS: intFrom(1, 32_768).default(512),
   AUTH_RATE_LIMIT_MAX: intFrom(1, 100_000).default(20),
   SOCKET_EVENT_RATE_LIMIT: intFrom(1, 100_000).default(30),
   SOCKET_RECORD_DIR: z.string().min(1).optional(),
@@ -69,6 +80,24 @@ export interface OAuthClientConfig {
   tokenUrl: string;
 }
 
+/** REPLY_ENGINE=openai (see engines/reply/openai.ts). */
+export interface OpenAIConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** REPLY_ENGINE=local (see engines/reply/local.ts). */
+export interface LocalLlmConfig {
+  /** Absolute. */
+  modelPath: string;
+  threads: number;
+  contextSize: number;
+  maxTokens: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -80,8 +109,12 @@ export interface Config {
   refreshTokenTtlDays: number;
   corsOrigins: string[];
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  replyEngine: 'builtin';
+  replyEngine: z.infer<typeof EnvSchema>['REPLY_ENGINE'];
   replyTokenDelayMs: number;
+  /** Set exactly when replyEngine is 'openai'. */
+  openai: OpenAIConfig | null;
+  /** Set exactly when replyEngine is 'local'. */
+  llm: LocalLlmConfig | null;
   authRateLimitMax: number;
   socketEventRateLimit: number;
   socketRecordDir: string | undefined;
@@ -148,6 +181,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     replyEngine: e.REPLY_ENGINE,
     replyTokenDelayMs: e.REPLY_TOKEN_DELAY_MS,
+    openai: e.REPLY_ENGINE === 'openai' ? openaiConfig(e) : null,
+    llm: e.REPLY_ENGINE === 'local' ? localLlmConfig(e) : null,
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
@@ -194,6 +229,44 @@ function oauthClient<T extends { authorizeUrl: string; tokenUrl: string }>(
   throw new ConfigError([
     `${missing}="": is required when ${prefix}_CLIENT_${clientId ? 'ID' : 'SECRET'} is set`,
   ]);
+}
+
+/** The model is required; so is a key for OpenAI itself (other compatible servers may need none). */
+function openaiConfig(e: z.infer<typeof EnvSchema>): OpenAIConfig {
+  const problems: string[] = [];
+  if (!e.OPENAI_MODEL) problems.push('OPENAI_MODEL="": is required when REPLY_ENGINE=openai');
+  if (!e.OPENAI_API_KEY && new URL(e.OPENAI_BASE_URL).hostname === 'api.openai.com') {
+    problems.push(
+      'OPENAI_API_KEY="": is required when REPLY_ENGINE=openai and OPENAI_BASE_URL is api.openai.com',
+    );
+  }
+  if (problems.length > 0 || !e.OPENAI_MODEL) throw new ConfigError(problems);
+  return {
+    baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+    apiKey: e.OPENAI_API_KEY,
+    model: e.OPENAI_MODEL,
+    timeoutMs: e.OPENAI_TIMEOUT_MS,
+    maxRetries: e.OPENAI_MAX_RETRIES,
+  };
+}
+
+/** The model file must exist at start-up, not be discovered missing on the first reply. */
+function localLlmConfig(e: z.infer<typeof EnvSchema>): LocalLlmConfig {
+  if (!e.LLM_MODEL_PATH) {
+    throw new ConfigError(['LLM_MODEL_PATH="": is required when REPLY_ENGINE=local (a .gguf file)']);
+  }
+  const modelPath = resolve(e.LLM_MODEL_PATH);
+  if (!existsSync(modelPath) || !statSync(modelPath).isFile()) {
+    throw new ConfigError([
+      `LLM_MODEL_PATH=${JSON.stringify(e.LLM_MODEL_PATH)}: no such file (${modelPath})`,
+    ]);
+  }
+  return {
+    modelPath,
+    threads: e.LLM_THREADS,
+    contextSize: e.LLM_CONTEXT_SIZE,
+    maxTokens: e.LLM_MAX_TOKENS,
+  };
 }
 
 /** The secret survives restarts so that issued tokens stay valid; it never leaves DATA_DIR. */

@@ -18,8 +18,9 @@ import { connectClient, type TestClient } from '../fixtures/socket.ts';
 
 /**
  * kill -9 in the middle of a storm of sends, then restart on the same data directory (SPEC.md
- * C-1, C-2): every acknowledged message is stored exactly once, and resending what was not
- * acknowledged — with the same clientMessageId — stores it once and replies to it once.
+ * C-1, C-2, C-5): every acknowledged message is stored exactly once, replies in flight at the kill
+ * are stored as incomplete, and resending what was not acknowledged — with the same
+ * clientMessageId — stores it once and replies to it once, replacing an incomplete reply.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -168,7 +169,7 @@ async function allUserMessages(token: string): Promise<{
 
 describe('kill -9 and restart', () => {
   it(
-    'C-1/C-2 nothing acknowledged is lost or doubled, and resends with the same clientMessageId are stored and answered once',
+    'C-1/C-2/C-5 nothing acknowledged is lost or doubled, replies in flight are stored incomplete, and resends are stored and answered once',
     { timeout: 120_000 },
     async () => {
       const first = spawnServer();
@@ -218,6 +219,17 @@ describe('kill -9 and restart', () => {
       const second = spawnServer();
       await waitHealthy(second);
       await Promise.all(clients.map((c) => reconnected(c)));
+
+      // C-5: a reply's row is stored when it starts, so replies in flight at the kill are there,
+      // incomplete, with what was flushed — never silently lost.
+      const afterKill = await allUserMessages(user.token);
+      const storedUserIds = new Set(afterKill.messages.filter((m) => m.role === 'user').map((m) => m._id));
+      const interrupted = afterKill.messages.filter((m) => m.role === 'assistant' && !m.isComplete);
+      expect(interrupted.length, 'C-5 replies in flight at the kill, stored as incomplete').toBeGreaterThan(
+        0,
+      );
+      for (const m of interrupted)
+        expect(storedUserIds.has(m.replyTo ?? ''), `C-5 ${m._id} answers a stored message`).toBe(true);
 
       // Resend everything unacknowledged, and every third acknowledged message too.
       const resend = [...unacked, ...acked.filter((_, i) => i % 3 === 0)];
@@ -284,10 +296,17 @@ describe('kill -9 and restart', () => {
         .filter(([, a]) => (repliesPer.get(a.messageId) ?? 0) !== 1)
         .map(([id]) => id);
       const storedButUnacked = unacked.filter((s) => resendAcks.get(s.clientMessageId)?.duplicate).length;
+      // C-2: a resend replaced the incomplete reply the kill left with a complete one.
+      const resentMessageIds = new Set([...resendAcks.values()].map((a) => a.messageId));
+      const stillIncomplete = messages
+        .filter((m) => m.role === 'assistant' && !m.isComplete && resentMessageIds.has(m.replyTo ?? ''))
+        .map((m) => m._id);
+      const replaced = interrupted.filter((m) => resentMessageIds.has(m.replyTo ?? '')).length;
 
       console.info(
         `kill9: ${sent.size} sends by ${CLIENTS} clients in ${SEND_FOR_MS} ms — ${acked.length} acked, ${unacked.length} in flight at the kill ` +
-          `(${storedButUnacked} of them had been stored: duplicate on resend); resent ${resend.length}; ` +
+          `(${storedButUnacked} of them had been stored: duplicate on resend); ${interrupted.length} replies stored incomplete by the kill ` +
+          `(${replaced} replaced on resend); resent ${resend.length}; ` +
           `stored now: ${userMessages.length} user + ${messages.length - userMessages.length} assistant messages in ${sessionCounts.length} sessions`,
       );
       expect(lost, 'C-1 acknowledged but lost').toEqual([]);
@@ -297,6 +316,7 @@ describe('kill -9 and restart', () => {
       expect(strays, 'stored but never sent').toEqual([]);
       expect(twiceAnswered, 'C-2 one user message never gets two replies').toEqual([]);
       expect(resentUnanswered, 'C-2 a resent message is answered exactly once').toEqual([]);
+      expect(stillIncomplete, 'C-2 a resend replaces an incomplete reply with a complete one').toEqual([]);
       expect(userMessages.length, 'every sent message stored once').toBe(sent.size);
       for (const s of sessionCounts) expect(s.messageCount, `messageCount of ${s.sessionId}`).toBe(s.total);
       expect(clients.flatMap((c) => c.problems)).toEqual([]);

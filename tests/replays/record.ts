@@ -1,53 +1,31 @@
 /**
- * Records the scripted conversations below as tests/replays/<name>.jsonl, through a real server
- * with SOCKET_RECORD_DIR set. Run after a deliberate change of reply behaviour:
- *   pnpm run replays:record
+ * Records the scenarios of scenarios.ts as tests/replays/<name>.jsonl, each through a real server
+ * started with the scenario's environment. Run after a deliberate change of behaviour:
+ *   pnpm run replays:record            (all)
+ *   pnpm run replays:record cancel-mid-reply
  */
-import { ClientEvent } from '@alma/protocol';
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
+import { runScenario, type RecordLine } from './replay.ts';
+import { SCENARIOS } from './scenarios.ts';
 
-const conversations: Record<string, string[]> = {
-  'conversation-es': [
-    '¡Hola! Me llamo Lucía',
-    'Hoy estoy un poco triste por mi examen',
-    '¿Qué tiempo hace mañana?',
-    'Gracias, adiós',
-  ],
-  'conversation-en': [
-    'Hi there, my name is Sam',
-    'I got the job!! I am so happy',
-    'Can you remember my name?',
-    'Bye for now',
-  ],
-};
-
-for (const [name, lines] of Object.entries(conversations)) {
-  const recordDir = mkdtempSync(join(tmpdir(), 'alma-rec-'));
-  const server = await startTestServer({ SOCKET_RECORD_DIR: recordDir });
+const only = process.argv.slice(2);
+for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.includes(s.name))) {
+  const server = await startTestServer(scenario.env);
   const user = await registerUser(server.url);
   const client = connectClient(server.url, user.token);
-  await client.connected();
-  let sessionId: string | undefined;
-  for (const [i, message] of lines.entries()) {
-    const ack = await client.request(ClientEvent.chatSend, {
-      clientMessageId: `${name}-${i + 1}`,
-      message,
-      ...(sessionId ? { sessionId } : {}),
-    });
-    if (!ack.ok) throw new Error(ack.error.message);
-    sessionId = ack.data.sessionId;
-    await client.waitForReplyEnd(ack.data.replyId);
+  try {
+    await client.connected();
+    const lines = await runScenario(scenario, client, { url: server.url, token: user.token });
+    if (client.problems.length > 0) throw new Error(client.problems.join('; '));
+    const meta: RecordLine = { t: 0, dir: 'meta', event: 'scenario', payload: scenario };
+    const text = [meta, ...lines].map((line) => JSON.stringify(line)).join('\n');
+    writeFileSync(new URL(`./${scenario.name}.jsonl`, import.meta.url), `${text}\n`);
+    console.info(`recorded ${scenario.name}.jsonl (${lines.length} lines)`);
+  } finally {
+    client.close();
+    await server.dispose();
   }
-  client.close();
-  await new Promise((r) => setTimeout(r, 200)); // let the recorder flush on disconnect
-  await server.dispose();
-  const [file] = readdirSync(recordDir);
-  if (!file) throw new Error('no recording written');
-  copyFileSync(join(recordDir, file), new URL(`./${name}.jsonl`, import.meta.url).pathname);
-  console.info(`recorded ${name}.jsonl`);
 }

@@ -1,41 +1,42 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerUser } from '../fixtures/api.ts';
-import { startTestServer, type TestServer } from '../fixtures/server.ts';
+import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
-import { normalise, readRecording, replay } from './replay.ts';
+import { normalise, readRecording, runScenario } from './replay.ts';
+import { SCENARIOS } from './scenarios.ts';
 
 /**
- * Every recording in tests/replays is replayed against a fresh server with the deterministic
- * builtin engines; the server's events and acks must match the recording (ids and times
- * normalised). A deliberate change of behaviour re-records with `pnpm run replays:record`.
+ * Every recording in tests/replays is replayed against a fresh server, started with the
+ * recording's environment and the deterministic builtin engines: the steps run again and what the
+ * client sees — events, acks, REST answers — must match the recording (ids and times normalised).
+ * A deliberate change of behaviour re-records with `pnpm run replays:record`.
  */
 const dir = new URL('.', import.meta.url).pathname;
 const recordings = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.dispose());
-
 describe('socket replays', () => {
-  it('has recordings to replay', () => {
-    expect(recordings.length).toBeGreaterThan(0);
+  it('has a recording for every scenario, at least the six of issue 4', () => {
+    expect(recordings.sort()).toEqual(SCENARIOS.map((s) => `${s.name}.jsonl`).sort());
+    expect(recordings.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(recordings)('%s replays to the same event sequence', async (file) => {
-    const recording = readRecording(join(dir, file));
+  it.each(recordings)('%s replays to the same sequence', { timeout: 60_000 }, async (file) => {
+    const { scenario, lines } = readRecording(join(dir, file));
+    // The scenario in the file is the one that was recorded; it must still be the declared one.
+    expect(scenario).toEqual(SCENARIOS.find((s) => s.name === scenario.name));
+    const server = await startTestServer(scenario.env);
     const user = await registerUser(server.url);
     const client = connectClient(server.url, user.token);
     try {
       await client.connected();
-      const live = await replay(recording, client);
-      const expected = normalise(recording.filter((l) => l.dir !== 'in'));
-      expect(normalise(live)).toEqual(expected);
+      const live = await runScenario(scenario, client, { url: server.url, token: user.token });
+      expect(client.problems).toEqual([]);
+      expect(normalise(live)).toEqual(normalise(lines));
     } finally {
       client.close();
+      await server.dispose();
     }
   });
 });

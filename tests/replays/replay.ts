@@ -1,29 +1,39 @@
-import { ClientEvent, ServerEvent, type ClientEventName } from '@alma/protocol';
+import { ClientEvent, ServerEvent, routes } from '@alma/protocol';
 import { readFileSync } from 'node:fs';
+import { apiClient } from '../fixtures/api.ts';
 import type { TestClient } from '../fixtures/socket.ts';
+import type { Scenario } from './scenarios.ts';
 
 /**
- * Replays recorded socket sessions (SOCKET_RECORD_DIR files: one JSON line per event, see
- * server/src/realtime/recorder.ts) against a live server and normalises both sides so they can
- * be compared: ids become <id1>, <id2>… in order of first appearance, times become <time>.
+ * Runs recorded scenarios and normalises runs so they can be compared. A recording is one JSON
+ * line per entry: first `{ dir: 'meta', event: 'scenario', payload: <Scenario> }`, then, in the
+ * order the client saw them, what it sent (`in`), server events (`out`), acks (`ack`) and REST
+ * answers (`rest`). Ids become <id1>, <id2>… in order of first appearance, times become <time>.
  */
 export interface RecordLine {
   t: number;
-  dir: 'in' | 'out' | 'ack';
+  dir: 'meta' | 'in' | 'out' | 'ack' | 'rest';
   event: string;
   payload: unknown;
 }
 
-export function readRecording(file: string): RecordLine[] {
-  return readFileSync(file, 'utf8')
+export function readRecording(file: string): { scenario: Scenario; lines: RecordLine[] } {
+  const all = readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as RecordLine);
+  const [meta, ...lines] = all;
+  if (meta?.dir !== 'meta') throw new Error(`${file}: the first line must be the scenario`);
+  return { scenario: meta.payload as Scenario, lines };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+/**
+ * Ids and times normalised; `server:status` kept only once — a reconnection emits it again at a
+ * point that depends on how many events were missed (P-6, C-8), and nothing else does.
+ */
 export function normalise(lines: readonly Pick<RecordLine, 'dir' | 'event' | 'payload'>[]): string[] {
   const ids = new Map<string, string>();
   const walk = (value: unknown): unknown => {
@@ -42,46 +52,78 @@ export function normalise(lines: readonly Pick<RecordLine, 'dir' | 'event' | 'pa
     }
     return value;
   };
-  return lines.map((line) => `${line.dir} ${line.event} ${JSON.stringify(walk(line.payload))}`);
+  let statusSeen = false;
+  return lines
+    .filter((line) => {
+      if (line.dir === 'meta') return false;
+      if (line.event !== ServerEvent.serverStatus) return true;
+      const first = !statusSeen;
+      statusSeen = true;
+      return first;
+    })
+    .map((line) => `${line.dir} ${line.event} ${JSON.stringify(walk(line.payload))}`);
 }
 
-/** Maps ids of the recording to the live run's, by walking a recorded and a live value in parallel. */
-function learnIds(recorded: unknown, live: unknown, map: Map<string, string>): void {
-  if (typeof recorded === 'string' && typeof live === 'string' && UUID.test(recorded) && UUID.test(live)) {
-    map.set(recorded, live);
-  } else if (Array.isArray(recorded) && Array.isArray(live)) {
-    recorded.forEach((r, i) => learnIds(r, live[i], map));
-  } else if (recorded && live && typeof recorded === 'object' && typeof live === 'object') {
-    for (const [k, v] of Object.entries(recorded)) learnIds(v, (live as Record<string, unknown>)[k], map);
-  }
-}
-
-function substitute(value: unknown, map: Map<string, string>): unknown {
-  if (typeof value === 'string') return map.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((v) => substitute(v, map));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, map)]));
-  }
-  return value;
-}
+const deltasOf = (client: TestClient, replyId: string) =>
+  client.events.filter((e) => e.event === ServerEvent.chatDelta && e.payload.replyId === replyId).length;
 
 /**
- * Sends the recording's client events in order through `client`, waiting for each ack and, for
- * a send, for its reply to end. Returns the live run as record lines (server events and acks).
+ * Runs a scenario's steps through `client` (connected as the user of `token`) and returns the run
+ * as record lines. Each send waits for its reply to end (or for its error ack).
  */
-export async function replay(recording: readonly RecordLine[], client: TestClient): Promise<RecordLine[]> {
-  const ids = new Map<string, string>();
-  const recordedAcks = recording.filter((l) => l.dir === 'ack');
-  let ackIndex = 0;
+export async function runScenario(
+  scenario: Scenario,
+  client: TestClient,
+  server: { url: string; token: string },
+): Promise<RecordLine[]> {
+  const timeline = client.timeline as RecordLine[];
+  const call = apiClient(server.url, { token: server.token, language: 'es' });
   await client.waitFor((events) => events.some((e) => e.event === ServerEvent.serverStatus));
-  for (const line of recording) {
-    if (line.dir !== 'in') continue;
-    const ack = await client.request(line.event as ClientEventName, substitute(line.payload, ids) as never);
-    const recordedAck = recordedAcks[ackIndex++];
-    if (recordedAck) learnIds(recordedAck.payload, ack, ids);
-    if (line.event === ClientEvent.chatSend && ack.ok) {
-      await client.waitForReplyEnd((ack.data as { replyId: string }).replyId);
+  let sessionId: string | undefined;
+  for (const [i, step] of scenario.steps.entries()) {
+    if (step.kind === 'personality') {
+      if (!sessionId) throw new Error('a personality step needs a session: send first');
+      const answer = await call(routes.chat.changePersonality, {
+        body: { sessionId, personality: step.personality },
+      });
+      // The system message reaches the socket on its own channel: wait for it, then log the answer.
+      await client.waitFor((events) =>
+        events.some(
+          (e) =>
+            e.event === ServerEvent.chatMessage &&
+            (e.payload.message as { _id: string })._id === answer.message._id,
+        ),
+      );
+      timeline.push({ t: 0, dir: 'rest', event: 'POST /personality', payload: answer });
+      continue;
     }
+    const payload = {
+      clientMessageId: `${scenario.name}-${i + 1}`,
+      message: step.message,
+      ...(step.personality ? { personality: step.personality } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    };
+    timeline.push({ t: 0, dir: 'in', event: ClientEvent.chatSend, payload });
+    const ack = await client.request(ClientEvent.chatSend, payload);
+    if (!ack.ok) continue;
+    sessionId = ack.data.sessionId;
+    const { replyId } = ack.data;
+    if (step.cancelAfterDeltas !== undefined) {
+      const k = step.cancelAfterDeltas;
+      await client.waitFor(() => deltasOf(client, replyId) >= k);
+      const cancel = { replyId };
+      timeline.push({ t: 0, dir: 'in', event: ClientEvent.chatCancel, payload: cancel });
+      await client.request(ClientEvent.chatCancel, cancel);
+    }
+    if (step.dropAfterDeltas !== undefined) {
+      const k = step.dropAfterDeltas;
+      await client.waitFor(() => deltasOf(client, replyId) >= k);
+      // No clean disconnect: what a flaky network does. socket.io reconnects and recovers (C-8).
+      client.socket.io.engine.close();
+      await client.waitForReplyEnd(replyId, 20_000);
+      if (!client.socket.recovered) throw new Error('the connection was not recovered');
+    }
+    await client.waitForReplyEnd(replyId);
   }
-  return client.timeline.map((entry) => ({ t: 0, ...entry }));
+  return timeline.map((entry) => ({ ...entry, t: 0 }));
 }

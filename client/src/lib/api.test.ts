@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@alma/protocol';
-import { ApiError, createApiClient, type ApiClientDeps } from './api.ts';
+import { ApiError, createApiClient, filenameFrom, type ApiClientDeps } from './api.ts';
 import { testUser as user } from '../test/fixtures.ts';
 
 /*
@@ -273,5 +273,38 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     ]);
     await Promise.all([api.call(routes.auth.me, {}), api.call(routes.auth.me, {})]);
     expect(net.requests.filter((r) => r.url === '/auth/refresh')).toHaveLength(1);
+  });
+});
+
+describe('download (GET /chat/export/:id, spec §2 export dialog)', () => {
+  it('sends the bearer credential and returns the bytes and the file name', async () => {
+    const body = '{"format":"alma.chat-export"}';
+    const { api, net } = client([
+      new Response(body, {
+        status: 200,
+        headers: { 'Content-Disposition': 'attachment; filename="s-1.json"' },
+      }),
+    ]);
+    const file = await api.download(routes.chat.exportSession, { params: { id: 's-1' } });
+    expect(file.filename).toBe('s-1.json');
+    expect(await file.blob.text()).toBe(body);
+    expect(net.requests[0]?.url).toBe('/chat/export/s-1');
+    expect((net.requests[0]?.init.headers as Record<string, string>).Authorization).toBe('Bearer access-1');
+  });
+
+  it('throws the server error like call does', async () => {
+    const { api } = client([json(404, { error: { code: 'not_found', message: 'Not found' } })]);
+    await expect(api.download(routes.chat.exportSession, { params: { id: 'x' } })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
+
+describe('filenameFrom', () => {
+  it('reads quoted, bare and missing names', () => {
+    expect(filenameFrom('attachment; filename="a.json"')).toBe('a.json');
+    expect(filenameFrom('attachment; filename=b.json')).toBe('b.json');
+    expect(filenameFrom('attachment')).toBeNull();
+    expect(filenameFrom(null)).toBeNull();
   });
 });

@@ -239,6 +239,15 @@ export function createApiClient(deps: ApiClientDeps) {
     input: CallInput<D>,
     options: CallOptions = {},
   ): Promise<RouteResponse<D>> {
+    return parseSuccess(route, await respond(route, input, options));
+  }
+
+  /** A successful response, after at most one refresh on a 401; failures thrown as ApiError. */
+  async function respond<D extends RouteDef>(
+    route: D,
+    input: CallInput<D>,
+    options: CallOptions,
+  ): Promise<Response> {
     const token = options.token ?? deps.getToken();
     let response = await request(route, input, options, token);
     if (response.status === 401 && route.auth && options.token === undefined && deps.getRefreshToken()) {
@@ -248,10 +257,26 @@ export function createApiClient(deps: ApiClientDeps) {
       if (refreshed) response = await request(route, input, options, deps.getToken());
     }
     if (!response.ok) throw await errorFrom(response);
-    return parseSuccess(route, response);
+    return response;
   }
 
-  return { call, refreshSession };
+  /**
+   * Calls a route that answers a file (`Content-Disposition: attachment`), with the same bearer
+   * credential, refresh and retry rules as `call`, and hands back the bytes exactly as sent.
+   */
+  async function download<D extends RouteDef>(
+    route: D,
+    input: CallInput<D>,
+    options: CallOptions = {},
+  ): Promise<{ blob: Blob; filename: string | null }> {
+    const response = await respond(route, input, options);
+    return {
+      blob: await response.blob(),
+      filename: filenameFrom(response.headers.get('content-disposition')),
+    };
+  }
+
+  return { call, download, refreshSession };
 }
 
 /** The app's client, wired to the session store and i18n. */
@@ -267,6 +292,14 @@ export const api = createApiClient({
 });
 
 export const call = api.call;
+export const download = api.download;
+
+/** The file name of a `Content-Disposition` header (`filename="…"` or `filename=…`), if any. */
+export function filenameFrom(header: string | null): string | null {
+  if (!header) return null;
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
+  return match?.[1] ? decodeURIComponent(match[1].trim()) : null;
+}
 
 /** A localized text for any failure, for alerts and error cards. */
 export function errorText(error: unknown, fallback: string): string {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import {
+  ChatExportSchema,
   ChatReplySchema,
   ChatSessionSchema,
   MessageSchema,
+  PersonalityInfoSchema,
   PersonalitySchema,
+  SessionContextSchema,
   SessionTitleSchema,
 } from '../entities.ts';
 import {
@@ -11,6 +14,7 @@ import {
   MESSAGE_MAX_LENGTH,
   MESSAGE_PAGE_SIZE,
   MESSAGE_PAGE_SIZE_MAX,
+  PERSONALITIES,
 } from '../constants.ts';
 import { defineRoute } from './define-route.ts';
 
@@ -33,6 +37,8 @@ export const SendMessageBodySchema = z.object({
   sessionId: IdSchema.optional(),
   personality: PersonalitySchema.optional(),
   voiceId: z.string().max(64, 'invalid').optional(),
+  /** The avatar on screen, stored with the message and its reply for the export (SPEC.md C-13). */
+  avatarId: z.string().max(64, 'invalid').optional(),
   clientMessageId: ClientMessageIdSchema.optional(),
 });
 
@@ -105,5 +111,63 @@ export const chatRoutes = {
     auth: true,
     body: SendMessageBodySchema,
     response: ChatReplySchema,
+  }),
+  /** A title from the first user message's topic, in its language (SPEC.md C-12). */
+  autoTitle: defineRoute({
+    method: 'POST',
+    path: '/chat/sessions/:id/auto-title',
+    auth: true,
+    params: SessionParams,
+    response: z.object({ title: z.string() }),
+  }),
+  /** The stored conversation context, for a session opened before any reply arrives (C-11). */
+  sessionContext: defineRoute({
+    method: 'GET',
+    path: '/chat/sessions/:id/context',
+    auth: true,
+    params: SessionParams,
+    response: SessionContextSchema,
+  }),
+  /** A JSON download (`Content-Disposition: attachment`) of the whole session (SPEC.md C-13). */
+  exportSession: defineRoute({
+    method: 'GET',
+    path: '/chat/export/:id',
+    auth: true,
+    params: SessionParams,
+    response: ChatExportSchema,
+  }),
+  /** Stores the session's personality and confirms it with a system message (SPEC.md C-14). */
+  changePersonality: defineRoute({
+    method: 'POST',
+    path: '/personality',
+    auth: true,
+    body: z.object({ sessionId: IdSchema, personality: PersonalitySchema }),
+    response: z.object({
+      success: z.literal(true),
+      personality: PersonalitySchema,
+      message: MessageSchema,
+    }),
+  }),
+  /** The four built-in personalities, described in the caller's language (Accept-Language). */
+  listPersonalities: defineRoute({
+    method: 'GET',
+    path: '/personalities',
+    auth: false,
+    response: z.object({
+      personalities: z.object(
+        Object.fromEntries(PERSONALITIES.map((key) => [key, PersonalityInfoSchema])) as Record<
+          (typeof PERSONALITIES)[number],
+          typeof PersonalityInfoSchema
+        >,
+      ),
+    }),
+  }),
+  /** Spec §7's other name for deleting a chat session (same handler as `deleteSession`). */
+  deleteSessionAlias: defineRoute({
+    method: 'DELETE',
+    path: '/session/:sessionId',
+    auth: true,
+    params: z.object({ sessionId: IdSchema }),
+    response: Ok,
   }),
 };

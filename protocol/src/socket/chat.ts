@@ -26,6 +26,8 @@ export const ChatSendSchema = z.object({
   message: MessageTextSchema,
   personality: PersonalitySchema.optional(),
   voiceId: z.string().max(64, 'invalid').optional(),
+  /** The avatar on screen; stored with the message and its reply (SPEC.md C-13). */
+  avatarId: z.string().max(64, 'invalid').optional(),
 });
 export const ChatSendResultSchema = z.object({
   message: MessageSchema,

@@ -634,6 +634,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           createdAt: at(1),
           updatedAt: at(1),
           messageCount: 0,
+          dominantEmotion: null,
         };
         expect(await storage.sessions.create(newSession('user-0001', 1))).toStrictEqual(expected);
         expect(await storage.sessions.find('user-0001', 'session-0001')).toStrictEqual(expected);
@@ -687,6 +688,65 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
 
         expect(await storage.sessions.update('user-0001', 'session-0001', {})).toStrictEqual(cleared);
         expect(await storage.sessions.find('user-0001', 'session-0001')).toStrictEqual(cleared);
+      });
+
+      it('C-11 reads the state of a new session: no context, no scores, the title source given', async () => {
+        await storage.sessions.create(newSession('user-0001', 1, { title: null }));
+        await storage.sessions.create(newSession('user-0001', 2, { titleSource: 'user' }));
+        // A title of unknown origin counts as the user's (sessions stored before title sources).
+        await storage.sessions.create(newSession('user-0001', 3));
+
+        const untitled = await storage.sessions.state('user-0001', 'session-0001');
+        expect(untitled).toStrictEqual({
+          session: await storage.sessions.find('user-0001', 'session-0001'),
+          titleSource: null,
+          context: null,
+          emotionScores: {},
+        });
+        expect((await storage.sessions.state('user-0001', 'session-0002'))?.titleSource).toBe('user');
+        expect((await storage.sessions.state('user-0001', 'session-0003'))?.titleSource).toBe('user');
+        expect(await storage.sessions.state('user-0002', 'session-0001')).toBeNull();
+        expect(await storage.sessions.state('user-0001', 'session-unknown')).toBeNull();
+      });
+
+      it('C-11/C-12 stores context, emotion scores, dominant emotion and title source with a patch', async () => {
+        await storage.sessions.create(newSession('user-0001', 1, { title: null }));
+        const context = {
+          summary: 'Conversación con Lucía (2 intercambios). Temas: examen.',
+          topics: ['examen'],
+          names: ['Lucía', 'Sara'],
+          keyPoints: ['Me llamo Lucía', 'Mañana tengo mi examen'],
+          userName: 'Lucía',
+          exchanges: 2,
+        };
+        const updated = await storage.sessions.update('user-0001', 'session-0001', {
+          title: 'Tu examen de mañana',
+          titleSource: 'auto',
+          context,
+          emotionScores: { sad: 0.6, calm: 0.14 },
+          dominantEmotion: 'sad',
+        });
+        expect(updated).toMatchObject({ title: 'Tu examen de mañana', dominantEmotion: 'sad' });
+        expect(await storage.sessions.state('user-0001', 'session-0001')).toStrictEqual({
+          session: updated,
+          titleSource: 'auto',
+          context,
+          emotionScores: { sad: 0.6, calm: 0.14 },
+        });
+        expect((await storage.sessions.list('user-0001'))[0]?.dominantEmotion).toBe('sad');
+
+        // Absent fields keep their value; another user's session is not touched.
+        await storage.sessions.update('user-0001', 'session-0001', { personality: 'formal' });
+        expect(
+          await storage.sessions.update('user-0002', 'session-0001', { dominantEmotion: 'happy' }),
+        ).toBeNull();
+        const after = await storage.sessions.state('user-0001', 'session-0001');
+        expect(after).toMatchObject({
+          titleSource: 'auto',
+          context,
+          emotionScores: { sad: 0.6, calm: 0.14 },
+        });
+        expect(after?.session).toMatchObject({ personality: 'formal', dominantEmotion: 'sad' });
       });
 
       it('returns the message count with an update', async () => {
@@ -869,6 +929,85 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.messages.findReplyTo(userId, reply.message._id)).toBeNull();
       });
 
+      it('C-5 rewrites a reply as it streams and when it ends; null once it is gone', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.users.create(newUser(2));
+        const question = await storage.messages.insert(newMessage(userId, sessionId, 1));
+        await storage.messages.insert(
+          newMessage(userId, sessionId, 2, {
+            role: 'assistant',
+            replyTo: question.message._id,
+            content: '',
+            isComplete: false,
+          }),
+        );
+        const replyId = `${sessionId}-message-0002`;
+        expect((await storage.messages.findReplyTo(userId, question.message._id))?.isComplete).toBe(false);
+
+        const partial = await storage.messages.updateReply(userId, replyId, {
+          content: 'Hola, ',
+          isComplete: false,
+          emotion: null,
+          emotionAnalysis: null,
+          gesture: null,
+        });
+        expect(partial).toMatchObject({ _id: replyId, content: 'Hola, ', isComplete: false, emotion: null });
+
+        const analysis = { emotion: 'happy' as const, intensity: 0.6, confidence: 0.8 };
+        const final = await storage.messages.updateReply(userId, replyId, {
+          content: 'Hola, Lucía.',
+          isComplete: true,
+          emotion: 'happy',
+          emotionAnalysis: analysis,
+          gesture: 'greeting',
+        });
+        expect(final).toStrictEqual({
+          ...(await storage.messages.findReplyTo(userId, question.message._id)),
+          content: 'Hola, Lucía.',
+          isComplete: true,
+          emotion: 'happy',
+          emotionAnalysis: analysis,
+        });
+        expect((await storage.messages.all(userId, sessionId)).at(-1)?.gesture).toBe('greeting');
+
+        const patch = { content: 'x', isComplete: true, emotion: null, emotionAnalysis: null, gesture: null };
+        expect(await storage.messages.updateReply('user-0002', replyId, patch)).toBeNull();
+        expect(await storage.messages.delete('user-0002', replyId)).toBe(false);
+        expect(await storage.messages.delete(userId, replyId)).toBe(true);
+        expect(await storage.messages.delete(userId, replyId)).toBe(false);
+        expect(await storage.messages.updateReply(userId, replyId, patch)).toBeNull();
+        expect(await storage.messages.findReplyTo(userId, question.message._id)).toBeNull();
+      });
+
+      it('C-13 lists every message of a session with voice, avatar and gesture, oldest first', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.users.create(newUser(2));
+        await storage.messages.insert(
+          newMessage(userId, sessionId, 2, {
+            role: 'assistant',
+            gesture: 'nodding',
+            voiceId: 'voice-a',
+            avatarId: 'robot',
+          }),
+        );
+        await storage.messages.insert(
+          newMessage(userId, sessionId, 1, { voiceId: 'voice-a', avatarId: 'robot' }),
+        );
+        await storage.messages.insert(newMessage(userId, sessionId, 3));
+
+        const all = await storage.messages.all(userId, sessionId);
+        expect(all.map((m) => [m.content, m.gesture, m.voiceId, m.avatarId])).toEqual([
+          ['message 1', null, 'voice-a', 'robot'],
+          ['message 2', 'nodding', 'voice-a', 'robot'],
+          ['message 3', null, null, null],
+        ]);
+        // Everywhere else a message has only the protocol's fields.
+        expect(Object.keys((await storage.messages.recent(userId, sessionId, 1))[0] ?? {})).not.toContain(
+          'voiceId',
+        );
+        expect(await storage.messages.all('user-0002', sessionId)).toEqual([]);
+      });
+
       it("counts a user's messages across sessions", async () => {
         const { userId, sessionId } = await givenUserWithSession(1);
         await storage.sessions.create(newSession(userId, 2));
@@ -916,6 +1055,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           await storage.sessions.find(userId, sessionId),
           await storage.sessions.list(userId),
           await storage.sessions.update(userId, sessionId, { title: 'x' }),
+          await storage.sessions.state(userId, sessionId),
         ];
         const messages = [
           await storage.messages.insert(newMessage(userId, sessionId, 3, { clientMessageId: 'c-1' })),
@@ -923,6 +1063,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           await storage.messages.findReplyTo(userId, stored.message._id),
           await storage.messages.page(userId, sessionId, 1, 50),
           await storage.messages.recent(userId, sessionId, 50),
+          await storage.messages.all(userId, sessionId),
         ];
         const everything = [...accounts, ...sessions, ...messages];
 
@@ -1050,6 +1191,37 @@ describe('embedded (SQLite through libsql)', () => {
     });
     expect(await storage.users.getPreferences('user-0001')).toStrictEqual(DEFAULT_PREFERENCES);
     expect((await storage.usage.tryCountMessage('user-0001', '2025-01', 1)).counted).toBe(true);
+    await storage.close();
+  });
+
+  it("C-12 upgrades chat data of version 2: stored titles are the user's, no context yet", async () => {
+    const file = nextFile();
+    const db = new Database(file);
+    migrate(db, MIGRATIONS.slice(0, 2));
+    db.exec(`
+      INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
+        push_notifications, plan, role, avatar, stripe_customer_id, created_at)
+      VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 1, 'free', 'user',
+        NULL, NULL, '2024-01-01T00:00:00.000Z');
+      INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at) VALUES
+        ('session-0001', 'user-0001', 'Mine', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'),
+        ('session-0002', 'user-0001', NULL, 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
+      INSERT INTO messages (_id, session_id, user_id, role, content, created_at, is_complete)
+        VALUES ('m-1', 'session-0001', 'user-0001', 'user', 'hola', '2024-01-01T00:00:01.000Z', 1);
+    `);
+    db.close();
+
+    const storage = openEmbeddedStorage({ file });
+    expect(await storage.sessions.state('user-0001', 'session-0001')).toMatchObject({
+      titleSource: 'user',
+      context: null,
+      emotionScores: {},
+      session: { title: 'Mine', dominantEmotion: null, messageCount: 1 },
+    });
+    expect((await storage.sessions.state('user-0001', 'session-0002'))?.titleSource).toBeNull();
+    expect(await storage.messages.all('user-0001', 'session-0001')).toMatchObject([
+      { _id: 'm-1', gesture: null, voiceId: null, avatarId: null },
+    ]);
     await storage.close();
   });
 

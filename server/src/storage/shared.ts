@@ -1,12 +1,15 @@
-import type { ChatSession, Message, Preferences } from '@alma/protocol';
+import { EMOTIONS, type ChatSession, type Emotion, type Message, type Preferences } from '@alma/protocol';
 import {
   DEFAULT_PREFERENCES,
+  type ConversationContext,
+  type EmotionScores,
   type IdentityRecord,
   type NewMessage,
   type NewUser,
   type OneTimeTokenRecord,
   type RefreshTokenRecord,
   type SessionRecord,
+  type StoredMessage,
   type UsageRecord,
   type UserPatch,
   type UserRecord,
@@ -159,7 +162,10 @@ export function pickRefreshToken(source: RefreshTokenRecord): RefreshTokenRecord
 }
 
 /** A session as callers see it: the owner is implied by the query, the count is derived. */
-export function toChatSession(source: SessionRecord, messageCount: number): ChatSession {
+export function toChatSession(
+  source: SessionRecord & { dominantEmotion?: Emotion | null },
+  messageCount: number,
+): ChatSession {
   return {
     sessionId: source.sessionId,
     title: source.title,
@@ -167,7 +173,31 @@ export function toChatSession(source: SessionRecord, messageCount: number): Chat
     createdAt: source.createdAt,
     updatedAt: source.updatedAt,
     messageCount,
+    dominantEmotion: source.dominantEmotion ?? null,
   };
+}
+
+/** A stored context as callers see it; accepts what a store saved (JSON, a document). */
+export function pickContext(source: ConversationContext | null | undefined): ConversationContext | null {
+  if (source == null) return null;
+  return {
+    summary: source.summary,
+    topics: [...source.topics],
+    names: [...source.names],
+    keyPoints: [...source.keyPoints],
+    userName: source.userName ?? null,
+    exchanges: source.exchanges,
+  };
+}
+
+/** Only the emotions' scores, whatever a store added. */
+export function pickEmotionScores(source: EmotionScores | null | undefined): EmotionScores {
+  const scores: EmotionScores = {};
+  for (const emotion of EMOTIONS) {
+    const score = source?.[emotion];
+    if (typeof score === 'number') scores[emotion] = score;
+  }
+  return scores;
 }
 
 /** A message as callers see it; accepts a `NewMessage` too, dropping its `userId`. */
@@ -187,6 +217,17 @@ export function pickMessage(source: Message | NewMessage): Message {
     personality: source.personality,
     audioUrl: source.audioUrl,
     isComplete: source.isComplete,
+  };
+}
+
+/** A message with the export's fields; absent ones (rows older than them) read as null. */
+export function pickStoredMessage(source: Message | NewMessage | StoredMessage): StoredMessage {
+  const extra = source as Partial<StoredMessage>;
+  return {
+    ...pickMessage(source),
+    gesture: extra.gesture ?? null,
+    voiceId: extra.voiceId ?? null,
+    avatarId: extra.avatarId ?? null,
   };
 }
 

@@ -1,5 +1,7 @@
 import type {
   ChatSession,
+  Emotion,
+  Gesture,
   OAuthProvider,
   Preferences,
   EmotionAnalysis,
@@ -166,6 +168,27 @@ export interface RefreshTokenRepository {
   revokeAllForUser(userId: string, at: string): Promise<void>;
 }
 
+/** Who set a session's title: the user (never overwritten automatically) or the auto-title. */
+export type TitleSource = 'user' | 'auto';
+
+/**
+ * A session's conversation context as stored (SPEC.md C-11): the spec's fields plus what the next
+ * update builds on (the user's own name, the number of exchanges).
+ */
+export interface ConversationContext {
+  summary: string;
+  topics: string[];
+  /** People named, the user included; oldest first. */
+  names: string[];
+  /** The latest points the user made, oldest first. */
+  keyPoints: string[];
+  userName: string | null;
+  exchanges: number;
+}
+
+/** Decayed per-emotion scores of the companion's replies; the highest is the dominant emotion. */
+export type EmotionScores = Partial<Record<Emotion, number>>;
+
 export interface SessionRecord {
   sessionId: string;
   userId: string;
@@ -173,19 +196,40 @@ export interface SessionRecord {
   personality: Personality;
   createdAt: string;
   updatedAt: string;
+  /** Null (the default) while untitled or for titles of unknown origin. */
+  titleSource?: TitleSource | null;
+}
+
+/** What `SessionRepository.update` may change. */
+export interface SessionPatch {
+  title?: string | null;
+  titleSource?: TitleSource | null;
+  personality?: Personality;
+  updatedAt?: string;
+  context?: ConversationContext;
+  emotionScores?: EmotionScores;
+  dominantEmotion?: Emotion | null;
+}
+
+/** A session with what the chat service keeps about it beyond `ChatSession`. */
+export interface SessionState {
+  session: ChatSession;
+  titleSource: TitleSource | null;
+  /** Null until the first exchange. */
+  context: ConversationContext | null;
+  emotionScores: EmotionScores;
 }
 
 export interface SessionRepository {
   create(session: SessionRecord): Promise<ChatSession>;
   /** Owner-scoped: another user's session reads as null. */
   find(userId: string, sessionId: string): Promise<ChatSession | null>;
+  /** The session with its stored context, title source and emotion scores; owner-scoped. */
+  state(userId: string, sessionId: string): Promise<SessionState | null>;
   /** Most recently updated first. */
   list(userId: string): Promise<ChatSession[]>;
-  update(
-    userId: string,
-    sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'title' | 'personality' | 'updatedAt'>>,
-  ): Promise<ChatSession | null>;
+  /** Absent fields keep their value; null for a session that is not this user's. */
+  update(userId: string, sessionId: string, patch: SessionPatch): Promise<ChatSession | null>;
   /** Deletes the session and its messages; false when there was none of this user's. */
   delete(userId: string, sessionId: string): Promise<boolean>;
 }
@@ -206,6 +250,27 @@ export interface NewMessage {
   personality: Personality | null;
   audioUrl: string | null;
   isComplete: boolean;
+  /** A reply's gesture (its animation intent is derived from it and the emotion). */
+  gesture?: Gesture | null;
+  /** What the send carried (SPEC.md C-13); a reply repeats its user message's. */
+  voiceId?: string | null;
+  avatarId?: string | null;
+}
+
+/** A message with the fields only the export reads. */
+export interface StoredMessage extends Message {
+  gesture: Gesture | null;
+  voiceId: string | null;
+  avatarId: string | null;
+}
+
+/** What a reply's row gets as it streams and when it ends (SPEC.md C-5). */
+export interface ReplyPatch {
+  content: string;
+  isComplete: boolean;
+  emotion: Message['emotion'];
+  emotionAnalysis: EmotionAnalysis | null;
+  gesture: Gesture | null;
 }
 
 export interface MessagePage {
@@ -220,8 +285,14 @@ export interface MessageRepository {
    */
   insert(message: NewMessage): Promise<{ message: Message; duplicate: boolean }>;
   findByClientMessageId(userId: string, clientMessageId: string): Promise<Message | null>;
-  /** The reply stored for a user message, if any. */
+  /** The reply stored for a user message, if any (complete or not). */
   findReplyTo(userId: string, messageId: string): Promise<Message | null>;
+  /** Rewrites a stored reply's content and signals; null when it is gone (its session deleted). */
+  updateReply(userId: string, messageId: string, patch: ReplyPatch): Promise<Message | null>;
+  /** Deletes one message of this user's; false when there was none. */
+  delete(userId: string, messageId: string): Promise<boolean>;
+  /** Every message of a session, oldest first, with the export's fields. Owner-scoped. */
+  all(userId: string, sessionId: string): Promise<StoredMessage[]>;
   /**
    * Page `page` (1-based) counting from the newest: page 1 is the newest `pageSize` messages.
    * Items within the page are oldest first. Owner-scoped. `page` and `pageSize` must be positive

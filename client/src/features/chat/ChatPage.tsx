@@ -1,32 +1,49 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { LanguageToggle } from '../../components/ui/LanguageToggle.tsx';
+import { ErrorBoundary } from '../../components/ui/ErrorBoundary.tsx';
+import { Icon } from '../../components/ui/Icon.tsx';
 import { SkipLink } from '../../components/ui/SkipLink.tsx';
-import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { Toaster } from '../../components/ui/Toaster.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AvatarStage } from './components/AvatarStage.tsx';
 import { ChatHeader } from './components/ChatHeader.tsx';
 import { Composer } from './components/Composer.tsx';
+import { ContextStrip } from './components/ContextStrip.tsx';
 import { LimitBanner, ProtocolBanner } from './components/LimitBanner.tsx';
 import { MessageList } from './components/MessageList.tsx';
+import type { OptionsAction } from './components/OptionsMenu.tsx';
+import { PickerDialog } from './components/PickerDialogs.tsx';
 import { SessionDialogs, type SessionDialogState } from './components/SessionDialogs.tsx';
 import { SessionsSidebar } from './components/SessionsSidebar.tsx';
+import { useChatOverlay } from './hooks/use-chat-overlay.ts';
 import { useChatSocket } from './hooks/use-chat-socket.ts';
 import { useServerHealth } from './hooks/use-server-health.ts';
 import { useChat } from './store.ts';
 
+/** The chat screen inside its own error boundary (spec §2: a fallback with reload and retry). */
 export function ChatPage() {
+  return (
+    <ErrorBoundary>
+      <ChatScreen />
+    </ErrorBoundary>
+  );
+}
+
+function ChatScreen() {
   const { t } = useTranslation();
   useDocumentTitle(t('chat.pageTitle'));
   const navigate = useNavigate();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [dialog, setDialog] = useState<SessionDialogState>(null);
-  const activeTitle = useChat(
-    (s) => s.sessions.find((x) => x.sessionId === s.activeSessionId)?.title ?? null,
-  );
+  const [picker, setPicker] = useState<'avatar' | 'voice' | null>(null);
+  const overlay = useChatOverlay();
+  const openChatButton = useRef<HTMLDivElement>(null);
+  const activeSession = useChat((s) => s.sessions.find((x) => x.sessionId === s.activeSessionId) ?? null);
   const hasActive = useChat((s) => s.activeSessionId !== null);
+  const contextEmotion = useChat((s) => s.context?.dominantEmotion ?? null);
+  const dominant = activeSession?.dominantEmotion ?? contextEmotion;
 
   useServerHealth();
   useChatSocket();
@@ -36,11 +53,25 @@ export function ChatPage() {
     return () => useChat.getState().reset();
   }, []);
 
+  // Closing the overlay moves focus to the control that brings it back.
+  const { open: overlayOpen, narrow } = overlay;
+  useEffect(() => {
+    if (narrow && !overlayOpen)
+      openChatButton.current?.querySelector<HTMLElement>('.stage__open-chat')?.focus();
+  }, [narrow, overlayOpen]);
+
   async function onLogout() {
     // Leave the guarded page first: cleared auth on /chat would make its guard send us to /login.
     await navigate('/', { replace: true });
     await logout();
   }
+
+  function onOption(action: OptionsAction) {
+    if (action === 'clear') setDialog({ kind: 'clear' });
+    else setPicker(action);
+  }
+
+  const title = hasActive ? (activeSession?.title ?? t('chat.untitled')) : t('chat.pageTitle');
 
   return (
     <div className="chat-app">
@@ -49,10 +80,11 @@ export function ChatPage() {
         sidebarOpen={sidebarOpen}
         onToggleSidebar={() => setSidebarOpen((o) => !o)}
         onLogout={() => void onLogout()}
+        onOption={onOption}
       />
       <ProtocolBanner />
       <LimitBanner />
-      <div className="chat-layout">
+      <div className={`chat-layout ${overlay.visible ? '' : 'chat-layout--chat-closed'}`}>
         <SessionsSidebar
           open={sidebarOpen}
           onClose={() => setSidebarOpen(false)}
@@ -62,18 +94,52 @@ export function ChatPage() {
           }}
           onRename={(session) => setDialog({ kind: 'rename', session })}
           onDelete={(session) => setDialog({ kind: 'delete', session })}
+          onExport={(session) => setDialog({ kind: 'export', session })}
         />
-        <AvatarStage />
-        <main className="chat-panel" id="main" aria-labelledby="chat-title">
+        <div ref={openChatButton} className="chat-layout__stage">
+          <AvatarStage
+            chatClosed={!overlay.visible}
+            onOpenChat={() => overlay.setOpen(true)}
+            onPickAvatar={() => setPicker('avatar')}
+            onPickVoice={() => setPicker('voice')}
+          />
+        </div>
+        <main
+          className={`chat-panel ${overlay.dragging ? 'chat-panel--dragging' : ''}`}
+          id="main"
+          aria-labelledby="chat-title"
+          inert={!overlay.visible}
+          data-overlay={overlay.narrow ? (overlay.visible ? 'open' : 'closed') : undefined}
+          style={overlay.offset ? { transform: `translateY(${overlay.offset}px)` } : undefined}
+        >
+          <div
+            className="chat-panel__handle"
+            {...overlay.handle}
+            role="presentation"
+            data-testid="chat-drag-handle"
+          >
+            <span aria-hidden="true" />
+          </div>
           <div className="chat-panel__header">
             <h1 id="chat-title" className="chat-panel__title">
-              {hasActive ? (activeTitle ?? t('chat.untitled')) : t('chat.pageTitle')}
+              {title}
             </h1>
-            <span className="show-narrow">
-              <LanguageToggle />
-              <ThemeToggle />
-            </span>
+            {dominant ? (
+              <span className="chip chip--small chat-panel__mood" title={t('chat.dominantEmotionHint')}>
+                {t('chat.dominantEmotion', { emotion: t(`emotions.${dominant}`) })}
+              </span>
+            ) : null}
+            <button
+              type="button"
+              className="icon-button chat-panel__close"
+              onClick={() => overlay.setOpen(false)}
+              aria-label={t('chat.closeChat')}
+              title={t('chat.closeChat')}
+            >
+              <Icon name="chevronDown" />
+            </button>
           </div>
+          <ContextStrip />
           <MessageList />
           <div id="composer">
             <Composer />
@@ -81,6 +147,8 @@ export function ChatPage() {
         </main>
       </div>
       <SessionDialogs state={dialog} onClose={() => setDialog(null)} />
+      {picker ? <PickerDialog kind={picker} onClose={() => setPicker(null)} /> : null}
+      <Toaster />
     </div>
   );
 }

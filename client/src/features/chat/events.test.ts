@@ -48,7 +48,14 @@ function chatReply(text: string): ChatReply {
     audioUrl: null,
     emotionAnalysis: { emotion: 'happy', intensity: 0.6, confidence: 0.8 },
     personality: 'default',
-    sessionContext: { sessionId: SESSION, summary: '', topics: [], entities: { names: [] }, keyPoints: [] },
+    sessionContext: {
+      sessionId: SESSION,
+      summary: '',
+      topics: [],
+      entities: { names: [] },
+      keyPoints: [],
+      dominantEmotion: null,
+    },
     sessionId: SESSION,
     messageId: 'm-bot',
     userMessageId: 'm-user',
@@ -242,6 +249,7 @@ describe('other events', () => {
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     messageCount: 0,
+    dominantEmotion: null,
   });
 
   it('limit:reached shows the banner', () => {
@@ -301,5 +309,40 @@ describe('other events', () => {
     ]);
     expect(state.activeSessionId).toBe('c');
     expect(state.messages).toEqual([]);
+  });
+});
+
+describe('conversation context (SPEC.md C-11)', () => {
+  it('chat:reply brings the context after the exchange and the session’s dominant emotion', () => {
+    const withSession: ChatData = {
+      ...waiting(),
+      sessions: [
+        {
+          sessionId: SESSION,
+          title: null,
+          personality: 'default',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          updatedAt: '2025-01-01T00:00:00.000Z',
+          messageCount: 1,
+          dominantEmotion: null,
+        },
+      ],
+    };
+    const event = reply(1);
+    if (event.name !== ServerEvent.chatReply) throw new Error('unreachable');
+    const context = {
+      sessionId: SESSION,
+      summary: 'Conversación con Ana.',
+      topics: ['examen'],
+      entities: { names: ['Ana', 'Sara'] },
+      keyPoints: ['Mañana tengo un examen.'],
+      dominantEmotion: 'calm' as const,
+    };
+    const state = reduceServerEvent(withSession, {
+      ...event,
+      payload: { ...event.payload, reply: { ...event.payload.reply, sessionContext: context } },
+    });
+    expect(state.context).toEqual(context);
+    expect(state.sessions[0]?.dominantEmotion).toBe('calm');
   });
 });

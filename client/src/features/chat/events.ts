@@ -6,6 +6,7 @@ import {
   type Message,
   type Personality,
   type ServerEventName,
+  type SessionContext,
   type ServerPayload,
 } from '@alma/protocol';
 
@@ -17,7 +18,11 @@ import {
 
 /** i18n keys a local (not server-sent) message may carry instead of text. */
 export type LocalTextKey =
-  'chat.serverUnavailable' | 'chat.sendError' | 'chat.personalityChanged' | 'chat.replyStopped';
+  | 'chat.serverUnavailable'
+  | 'chat.sendError'
+  | 'chat.personalityChanged'
+  | 'chat.personalityChangedOffline'
+  | 'chat.replyStopped';
 
 /** Spec §3 "Message (local)": user, bot, system or error. */
 export interface LocalMessage {
@@ -70,6 +75,8 @@ export interface ChatData {
   emotion: Emotion | null;
   gesture: Gesture | null;
   limit: { message: string } | null;
+  /** The active session's conversation context (spec §3), from its latest reply or the server. */
+  context: SessionContext | null;
 }
 
 export const initialChatData: ChatData = {
@@ -83,6 +90,7 @@ export const initialChatData: ChatData = {
   emotion: null,
   gesture: null,
   limit: null,
+  context: null,
 };
 
 export type ChatServerEvent = {
@@ -251,10 +259,16 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
       const withoutStream = alreadyStored ? state.messages.filter((m) => m.id !== streamId) : state.messages;
       const messages = alreadyStored ? withoutStream : upsertMessage(state.messages, final, streamId);
       const settles = pendingMatches(state.pending, ev);
+      const context = ev.reply.sessionContext;
       return {
         ...state,
         ...finish(state, ev.replyId),
         messages,
+        context,
+        // The session's dominant emotion moves with every reply (SPEC.md C-11).
+        sessions: state.sessions.map((s) =>
+          s.sessionId === ev.sessionId ? { ...s, dominantEmotion: context.dominantEmotion } : s,
+        ),
         emotion: ev.reply.emotion,
         pending: settles ? null : state.pending,
         typing: settles ? false : state.typing,
@@ -311,6 +325,7 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
           sessions,
           activeSessionId: sessions[0]?.sessionId ?? null,
           messages: [],
+          context: null,
           streams: {},
           pending: null,
           typing: false,

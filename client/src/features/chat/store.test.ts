@@ -1,5 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerEvent, type Ack, type ClientEvent, type ClientResult } from '@alma/protocol';
+import { stubFetch } from '../../test/fetch.ts';
 import { testMessage as stored } from '../../test/fixtures.ts';
 import { connectionStatus, useChat, type ChatTransport } from './store.ts';
 
@@ -174,5 +175,87 @@ describe('connectionStatus (spec §4: checking is shown as Connecting)', () => {
     expect(connectionStatus({ health: 'online', socketState: 'disconnected', serverInfo: null })).toBe(
       'online',
     );
+  });
+});
+
+describe('personality change (spec §4: online posted and confirmed, offline applied locally)', () => {
+  const serverNote = stored({
+    _id: 'm-system',
+    sessionId: 's1',
+    role: 'system',
+    content: 'Personalidad cambiada a Formal.',
+    personality: 'formal',
+  });
+
+  beforeEach(() => {
+    localStorage.clear();
+    useChat.setState({ activeSessionId: 's1', personality: 'default', messages: [] });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('online: POST /personality, and the server’s system message appears once', async () => {
+    const calls = stubFetch(({ method, path }) =>
+      method === 'POST' && path === '/personality'
+        ? { body: { success: true, personality: 'formal', message: serverNote } }
+        : undefined,
+    );
+    await useChat.getState().changePersonality('formal');
+    expect(calls).toEqual([
+      { method: 'POST', path: '/personality', body: { sessionId: 's1', personality: 'formal' } },
+    ]);
+    const state = useChat.getState();
+    expect(state.personality).toBe('formal');
+    expect(localStorage.getItem('personality')).toBe('formal');
+    expect(state.messages).toMatchObject([{ id: 'm-system', type: 'system', content: serverNote.content }]);
+    // The same message also comes to the session's room as chat:message: not shown twice.
+    state.handleServerEvent({ name: ServerEvent.chatMessage, payload: { message: serverNote } });
+    expect(useChat.getState().messages).toHaveLength(1);
+  });
+
+  it('offline: nothing is posted; a local message says it was applied offline', async () => {
+    const calls = stubFetch(() => undefined);
+    useChat.setState({ health: 'offline', socketState: 'disconnected' });
+    await useChat.getState().changePersonality('technical');
+    expect(calls).toEqual([]);
+    const state = useChat.getState();
+    expect(state.personality).toBe('technical');
+    expect(localStorage.getItem('personality')).toBe('technical');
+    expect(state.messages).toMatchObject([
+      {
+        type: 'system',
+        contentKey: 'chat.personalityChangedOffline',
+        contentParams: { personality: 'technical' },
+      },
+    ]);
+  });
+
+  it('choosing the current personality changes nothing', async () => {
+    const calls = stubFetch(() => undefined);
+    await useChat.getState().changePersonality('default');
+    expect(calls).toEqual([]);
+    expect(useChat.getState().messages).toEqual([]);
+  });
+});
+
+describe('session context on select (SPEC.md C-11)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('loads the stored context with the first page of messages', async () => {
+    const context = {
+      sessionId: 's2',
+      summary: 'Conversation with Sam.',
+      topics: ['new job'],
+      entities: { names: ['Sam'] },
+      keyPoints: ['I start a new job on Monday.'],
+      dominantEmotion: 'excited',
+    };
+    stubFetch(({ path }) => {
+      if (path === '/chat/sessions/s2/context') return { body: context };
+      if (path === '/chat/messages')
+        return { body: { items: [], total: 0, page: 1, pageSize: 50, hasMore: false } };
+      return undefined;
+    });
+    await useChat.getState().selectSession('s2');
+    await vi.waitFor(() => expect(useChat.getState().context).toEqual(context));
   });
 });

@@ -9,11 +9,15 @@ import {
   type ClientResult,
   type ErrorBody,
   type Personality,
+  type PersonalityInfo,
   type ServerPayload,
   ServerEvent,
 } from '@alma/protocol';
-import { ApiError, call } from '../../lib/api.ts';
+import { ApiError, call, download } from '../../lib/api.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { saveFile } from '../../lib/save-file.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
+import { toast } from '../../lib/toast.ts';
 import {
   errorMessage,
   fromServerMessage,
@@ -56,7 +60,11 @@ export interface ChatState extends ChatData {
   setHealth: (health: HealthState) => void;
   setSocketState: (state: SocketState) => void;
   setProtocolMismatch: () => void;
+  /** Localized descriptions from GET /personalities, for the personality menu's search. */
+  personalities: Partial<Record<Personality, PersonalityInfo>>;
   loadSessions: () => Promise<void>;
+  /** The sidebar's refresh: like loadSessions, but a failure says so in a toast. */
+  refreshSessions: () => Promise<void>;
   selectSession: (sessionId: string | null) => Promise<void>;
   createSession: (title?: string) => Promise<void>;
   renameSession: (sessionId: string, title: string) => Promise<void>;
@@ -65,7 +73,20 @@ export interface ChatState extends ChatData {
   send: (text: string) => Promise<boolean>;
   retry: (errorMessageId: string) => Promise<void>;
   dismissLimit: () => void;
-  setPersonality: (personality: Personality) => void;
+  /**
+   * Spec §4 Personality change (after the menu's confirmation): online, POST /personality and the
+   * server's system message confirms it; offline (or when the server cannot be reached), it is
+   * applied locally with the offline variant of the message.
+   */
+  changePersonality: (personality: Personality) => Promise<void>;
+  loadPersonalities: () => Promise<void>;
+  exportSession: (sessionId: string) => Promise<boolean>;
+  autoTitle: (sessionId: string) => Promise<string | null>;
+  /**
+   * The options menu's "clear history": starts a new, empty conversation and forgets the local
+   * message cache; earlier conversations stay in the list (they are deleted there).
+   */
+  clearHistory: () => Promise<void>;
 }
 
 let transport: ChatTransport | null = null;
@@ -85,6 +106,34 @@ const initialConnection = {
   loadingHistory: false,
   sessionsLoaded: false,
 };
+
+/** Spec §8 Sessions: the server's message, else the default text of the operation. */
+type SessionErrorKey =
+  | 'chat.errors.list'
+  | 'chat.errors.create'
+  | 'chat.errors.rename'
+  | 'chat.errors.delete'
+  | 'chat.errors.export'
+  | 'chat.errors.autoTitle';
+
+function sessionError(error: unknown, key: SessionErrorKey): void {
+  const message = error instanceof ApiError && error.displayMessage ? error.displayMessage : i18n.t(key);
+  toast(message, 'error');
+}
+
+function systemNote(
+  contentKey: LocalMessage['contentKey'],
+  contentParams?: Record<string, string>,
+): LocalMessage {
+  return {
+    id: `system:${crypto.randomUUID()}`,
+    type: 'system',
+    content: '',
+    contentKey,
+    contentParams,
+    timestamp: new Date().toISOString(),
+  };
+}
 
 export function connectionStatus(
   state: Pick<ChatState, 'health' | 'socketState' | 'serverInfo'>,
@@ -203,12 +252,13 @@ export const useChat = create<ChatState>()((set, get) => {
     ...initialChatData,
     ...initialConnection,
     personality: storedPersonality(),
+    personalities: {},
 
     setTransport: (next) => {
       transport = next;
     },
 
-    reset: () => set({ ...initialChatData, ...initialConnection }),
+    reset: () => set({ ...initialChatData, ...initialConnection, personality: storedPersonality() }),
 
     handleServerEvent: (event) => {
       const before = get();
@@ -247,6 +297,18 @@ export const useChat = create<ChatState>()((set, get) => {
       }
     },
 
+    refreshSessions: async () => {
+      try {
+        const { sessions } = await call(routes.chat.listSessions, {});
+        set({ sessions, sessionsLoaded: true });
+        if (get().activeSessionId === null && sessions[0] && !get().pending) {
+          await get().selectSession(sessions[0].sessionId);
+        }
+      } catch (error) {
+        sessionError(error, 'chat.errors.list');
+      }
+    },
+
     selectSession: async (sessionId) => {
       writeString(StorageKey.sessions, sessionId);
       set({
@@ -255,12 +317,19 @@ export const useChat = create<ChatState>()((set, get) => {
         streams: {},
         emotion: null,
         gesture: null,
+        context: null,
         historyPage: 0,
         hasMore: false,
         loadingHistory: sessionId !== null,
       });
       if (sessionId === null) return;
       transport?.watch(sessionId);
+      // The context panel shows the stored context before any new reply arrives (SPEC.md C-11).
+      void call(routes.chat.sessionContext, { params: { id: sessionId } })
+        .then((context) => {
+          if (get().activeSessionId === sessionId && get().context === null) set({ context });
+        })
+        .catch(() => undefined);
       try {
         const page = await call(routes.chat.listMessages, {
           query: { sessionId, page: 1, pageSize: MESSAGE_PAGE_SIZE },
@@ -308,8 +377,9 @@ export const useChat = create<ChatState>()((set, get) => {
           sessions: [session, ...s.sessions.filter((x) => x.sessionId !== session.sessionId)],
         }));
         await get().selectSession(session.sessionId);
-      } catch {
-        // Ignored silently (spec §4).
+      } catch (error) {
+        // Nothing changes (spec §4); the §8 text says why.
+        sessionError(error, 'chat.errors.create');
       }
     },
 
@@ -320,15 +390,16 @@ export const useChat = create<ChatState>()((set, get) => {
           body: { title },
         });
         set((s) => ({ sessions: s.sessions.map((x) => (x.sessionId === sessionId ? session : x)) }));
-      } catch {
-        // Ignored silently (spec §4).
+      } catch (error) {
+        sessionError(error, 'chat.errors.rename');
       }
     },
 
     deleteSession: async (sessionId) => {
       try {
         await call(routes.chat.deleteSession, { params: { id: sessionId } });
-      } catch {
+      } catch (error) {
+        sessionError(error, 'chat.errors.delete');
         return;
       }
       const sessions = get().sessions.filter((s) => s.sessionId !== sessionId);
@@ -385,23 +456,74 @@ export const useChat = create<ChatState>()((set, get) => {
 
     dismissLimit: () => set({ limit: null }),
 
-    setPersonality: (personality) => {
-      if (personality === get().personality) return;
+    changePersonality: async (personality) => {
+      const state = get();
+      if (personality === state.personality) return;
       writeString(StorageKey.personality, personality);
+      set({ personality });
+      const sessionId = state.activeSessionId;
+      let offline = connectionStatus(state) === 'offline';
+      if (!offline && sessionId) {
+        try {
+          const { message } = await call(routes.chat.changePersonality, { body: { sessionId, personality } });
+          // The same message may already have come as `chat:message` (SPEC.md C-14).
+          set((s) => ({
+            messages:
+              s.activeSessionId !== sessionId || s.messages.some((m) => m.id === message._id)
+                ? s.messages
+                : [...s.messages, fromServerMessage(message)],
+            sessions: s.sessions.map((x) => (x.sessionId === sessionId ? { ...x, personality } : x)),
+          }));
+          return;
+        } catch (error) {
+          // Unreachable server: apply it here, as offline. A refusal (e.g. the session is gone)
+          // still changes the personality for the next messages.
+          offline = !(error instanceof ApiError) || error.isNetworkError;
+        }
+      }
       set((s) => ({
-        personality,
         messages: [
           ...s.messages,
-          {
-            id: `system:${crypto.randomUUID()}`,
-            type: 'system',
-            content: '',
-            contentKey: 'chat.personalityChanged',
-            contentParams: { personality },
-            timestamp: new Date().toISOString(),
-          },
+          systemNote(offline ? 'chat.personalityChangedOffline' : 'chat.personalityChanged', { personality }),
         ],
       }));
+    },
+
+    loadPersonalities: async () => {
+      try {
+        const { personalities } = await call(routes.chat.listPersonalities, {});
+        set({ personalities });
+      } catch {
+        // The menu falls back to the interface's own names.
+      }
+    },
+
+    exportSession: async (sessionId) => {
+      try {
+        const { blob, filename } = await download(routes.chat.exportSession, { params: { id: sessionId } });
+        // Spec §2: the JSON file is named after the session id.
+        saveFile(blob, filename ?? `${sessionId}.json`);
+        toast(i18n.t('chat.exported'), 'success');
+        return true;
+      } catch (error) {
+        sessionError(error, 'chat.errors.export');
+        return false;
+      }
+    },
+
+    autoTitle: async (sessionId) => {
+      try {
+        const { title } = await call(routes.chat.autoTitle, { params: { id: sessionId } });
+        return title;
+      } catch (error) {
+        sessionError(error, 'chat.errors.autoTitle');
+        return null;
+      }
+    },
+
+    clearHistory: async () => {
+      writeString(StorageKey.chatHistory, null);
+      await get().createSession();
     },
   };
 });

@@ -13,7 +13,21 @@ export interface ReplyRequest {
   personality: Personality;
   /** Recent messages of the session, oldest first, NOT including the current user message. */
   history: readonly Pick<Message, 'role' | 'content' | 'language'>[];
+  /**
+   * The session's stored conversation context before this exchange (SPEC.md C-11): what the
+   * history window may have forgotten. Optional; an engine may use it or not.
+   */
+  context?: ReplyContext;
   signal: AbortSignal;
+}
+
+export interface ReplyContext {
+  summary: string;
+  topics: readonly string[];
+  /** People the user named, the user included. */
+  names: readonly string[];
+  keyPoints: readonly string[];
+  dominantEmotion: Emotion | null;
 }
 
 export type ReplyChunk =

@@ -3,9 +3,14 @@ import {
   DEFAULT_LANGUAGE,
   errorMessage,
   MOOD_BY_EMOTION,
+  RETRYABLE_CODES,
+  type AnimationIntent,
+  type ChatExport,
   type ChatReply,
   type ChatSession,
+  type Emotion,
   type EmotionAnalysis,
+  type ErrorCode,
   type Gesture,
   type Language,
   type Message,
@@ -13,19 +18,31 @@ import {
   type Personality,
   type ServerEventName,
   type ServerPayload,
+  type SessionContext,
 } from '@alma/protocol';
 import { analyzeEmotion } from '../../engines/analysis/emotion.ts';
 import { detectLanguage } from '../../engines/analysis/language.ts';
-import type { ReplyEngine } from '../../engines/reply/types.ts';
+import type { ReplyContext, ReplyEngine } from '../../engines/reply/types.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { MessageRepository, SessionRepository } from '../../storage/types.ts';
-import { deriveSessionContext } from './session-context.ts';
+import { pickMessage } from '../../storage/shared.ts';
+import type { MessageRepository, SessionRepository, SessionState } from '../../storage/types.ts';
+import { autoTitle } from './auto-title.ts';
+import { personalityChangedText } from './personalities.ts';
+import { scoreEmotion, toSessionContext, updateContext } from './session-context.ts';
 
-/** How many earlier messages the engine sees, and the context is derived from. */
-const HISTORY_WINDOW = 30;
+/**
+ * How many earlier messages the engine sees: twenty exchanges, so the builtin engine never
+ * repeats a sentence within twenty turns. Older ones live on in the stored context (C-11).
+ */
+const HISTORY_WINDOW = 40;
+/** How often a streaming reply's row is rewritten with the text so far (SPEC.md C-5). */
+export const REPLY_FLUSH_MS = 500;
+
+/** Why a reply was stopped before its end; the abort reason of its controller. */
+type StopReason = 'cancel' | 'shutdown' | 'deleted';
 
 export type QuotaResult =
   | { counted: true; usage: ServerPayload<'usage:updated'> }
@@ -46,6 +63,15 @@ export interface ChatServiceDeps {
   newId: IdGenerator;
   clock: Clock;
   log: Log;
+  /** Overrides REPLY_FLUSH_MS (tests: 0 rewrites the row on every delta). */
+  replyFlushMs?: number;
+}
+
+/** What a send carried besides its text; stored on the user message and its reply (C-13). */
+export interface ReplyOptions {
+  personality: Personality;
+  voiceId?: string | undefined;
+  avatarId?: string | undefined;
 }
 
 export interface SendInput {
@@ -53,6 +79,8 @@ export interface SendInput {
   sessionId?: string | undefined;
   message: string;
   personality?: Personality | undefined;
+  voiceId?: string | undefined;
+  avatarId?: string | undefined;
   /** The socket that sent it: it already has the message, other tabs get `chat:message`. */
   originSocketId?: string | undefined;
 }
@@ -82,18 +110,53 @@ interface InFlight {
   handle: ReplyHandle;
 }
 
+/** The animation intent a reply was played with, from its emotion and gesture (spec §3). */
+export function animationIntentOf(emotion: Emotion, gesture: Gesture | null): AnimationIntent {
+  return {
+    shouldAnimate: gesture !== null || emotion !== 'neutral',
+    gesture,
+    emotion,
+    context: { duration: ANIMATION_INTENT_DURATION_MS },
+  };
+}
+
+function engineContext(state: SessionState): ReplyContext | undefined {
+  if (!state.context) return undefined;
+  const { summary, topics, names, keyPoints } = state.context;
+  return { summary, topics, names, keyPoints, dominantEmotion: state.session.dominantEmotion };
+}
+
 export function createChatService(deps: ChatServiceDeps) {
   const { sessions, messages, engine, publisher, quota, clock } = deps;
+  const flushMs = deps.replyFlushMs ?? REPLY_FLUSH_MS;
   const inFlight = new Map<string, InFlight>(); // by replyId
   const replyByUserMessage = new Map<string, string>(); // userMessageId → replyId
+  const sessionLocks = new Map<string, Promise<unknown>>();
   let accepting = true;
 
   const now = () => clock().toISOString();
+
+  /** Runs `task` after the session's earlier tasks: context updates are read-modify-write. */
+  function locked<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    const run = (sessionLocks.get(sessionId) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => undefined);
+    sessionLocks.set(sessionId, tail);
+    void tail.then(() => {
+      if (sessionLocks.get(sessionId) === tail) sessionLocks.delete(sessionId);
+    });
+    return run;
+  }
 
   async function ownSession(userId: string, sessionId: string): Promise<ChatSession> {
     const session = await sessions.find(userId, sessionId);
     if (!session) throw new AppError('not_found', { detail: `session ${sessionId}` });
     return session;
+  }
+
+  async function ownState(userId: string, sessionId: string): Promise<SessionState> {
+    const state = await sessions.state(userId, sessionId);
+    if (!state) throw new AppError('not_found', { detail: `session ${sessionId}` });
+    return state;
   }
 
   async function createSession(
@@ -102,10 +165,12 @@ export function createChatService(deps: ChatServiceDeps) {
     personality: Personality,
   ): Promise<ChatSession> {
     const at = now();
+    const titled = title !== null && title.length > 0;
     const session = await sessions.create({
       sessionId: deps.newId(),
       userId,
-      title: title && title.length > 0 ? title : null,
+      title: titled ? title : null,
+      titleSource: titled ? 'user' : null,
       personality,
       createdAt: at,
       updatedAt: at,
@@ -118,7 +183,7 @@ export function createChatService(deps: ChatServiceDeps) {
     message: Message,
     userMessage: Message,
     gesture: Gesture | null,
-    history: readonly Message[],
+    sessionContext: SessionContext,
   ): ChatReply {
     const language = message.language ?? DEFAULT_LANGUAGE;
     const analysis = message.emotionAnalysis ?? { emotion: 'neutral', intensity: 0, confidence: 0 };
@@ -127,18 +192,13 @@ export function createChatService(deps: ChatServiceDeps) {
       reply: message.content,
       emotion,
       emotionalState: { emotion, intensity: analysis.intensity, mood: MOOD_BY_EMOTION[emotion] },
-      animationIntent: {
-        shouldAnimate: gesture !== null || emotion !== 'neutral',
-        gesture,
-        emotion,
-        context: { duration: ANIMATION_INTENT_DURATION_MS },
-      },
+      animationIntent: animationIntentOf(emotion, gesture),
       language,
       userLanguage: userMessage.language ?? language,
       audioUrl: message.audioUrl,
       emotionAnalysis: analysis,
       personality: message.personality ?? 'default',
-      sessionContext: deriveSessionContext(message.sessionId, [...history, userMessage, message], language),
+      sessionContext,
       sessionId: message.sessionId,
       messageId: message._id,
       userMessageId: userMessage._id,
@@ -146,18 +206,54 @@ export function createChatService(deps: ChatServiceDeps) {
     };
   }
 
-  /** Streams, stores and publishes one reply (ARCHITECTURE §3; SPEC.md C-4, C-5). */
+  /**
+   * After a stored reply: the session's emotion scores, context and (first exchange) title,
+   * updated under the session's lock from what is stored now (SPEC.md C-11, C-12).
+   */
+  function recordExchange(userId: string, userMessage: Message, reply: Message, analysis: EmotionAnalysis) {
+    const { sessionId } = userMessage;
+    return locked(sessionId, async () => {
+      const state = await sessions.state(userId, sessionId);
+      if (!state) return null;
+      const { scores, dominant } = scoreEmotion(state.emotionScores, analysis.emotion, analysis.intensity);
+      const context = updateContext(state.context, {
+        userText: userMessage.content,
+        language: userMessage.language ?? reply.language ?? DEFAULT_LANGUAGE,
+        dominantEmotion: dominant,
+      });
+      const untitled = state.session.title === null && state.titleSource === null;
+      const title = untitled
+        ? autoTitle(userMessage.content, userMessage.language ?? DEFAULT_LANGUAGE, context.userName)
+        : null;
+      const session = await sessions.update(userId, sessionId, {
+        updatedAt: now(),
+        context,
+        emotionScores: scores,
+        dominantEmotion: dominant,
+        ...(title ? { title, titleSource: 'auto' as const } : {}),
+      });
+      return session ? { session, context, dominant, renamed: title !== null } : null;
+    });
+  }
+
+  /**
+   * Streams, stores and publishes one reply (ARCHITECTURE §3; SPEC.md C-4, C-5). The reply's row
+   * is stored when generation starts (empty, incomplete) and rewritten at most every `flushMs`
+   * while it streams, so a crash leaves what was flushed, marked incomplete — never nothing.
+   */
   async function runReply(
     userId: string,
     userMessage: Message,
-    personality: Personality,
+    options: ReplyOptions,
     replyId: string,
     signal: AbortSignal,
   ): Promise<ReplyOutcome> {
     const { sessionId } = userMessage;
+    const { personality } = options;
     // Start on the next turn of the event loop, so the caller's ack leaves before `chat:typing` (C-1).
     await new Promise((resolve) => setImmediate(resolve));
     let seq = 0;
+    let ended = false;
     const emit = <E extends ServerEventName>(
       event: E,
       payload: Omit<ServerPayload<E>, 'replyId' | 'sessionId' | 'seq'>,
@@ -168,83 +264,159 @@ export function createChatService(deps: ChatServiceDeps) {
         sessionId,
         seq: seq++,
       } as ServerPayload<E>);
+    const language = userMessage.language ?? DEFAULT_LANGUAGE;
+    /** The one `chat:error` that ends a failed reply; `retryable` follows RETRYABLE_CODES (E-1). */
+    const fail = (code: ErrorCode): ReplyOutcome => {
+      if (!ended) {
+        ended = true;
+        emit('chat:error', {
+          code,
+          message: errorMessage(language, code),
+          retryable: RETRYABLE_CODES.has(code),
+        });
+      }
+      return { kind: 'failed', code };
+    };
+    let stored = false;
+    /** A reply that ends with nothing to keep leaves no row (C-7). */
+    const discard = async () => {
+      if (stored) await messages.delete(userId, replyId).catch(() => false);
+    };
 
     emit('chat:typing', { typing: true });
-    const language = userMessage.language ?? DEFAULT_LANGUAGE;
     let text = '';
     let analysis: EmotionAnalysis | null = null;
     let gesture: Gesture | null = null;
-    let history: Message[] = [];
     try {
-      history = (await messages.recent(userId, sessionId, HISTORY_WINDOW + 1)).filter(
-        (m) => m._id !== userMessage._id,
+      // Read before the reply's own row exists; rows of replies still streaming carry no text yet.
+      const history = (await messages.recent(userId, sessionId, HISTORY_WINDOW + 1)).filter(
+        (m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''),
       );
-      const stream = engine.stream({ text: userMessage.content, language, personality, history, signal });
-      for await (const chunk of stream) {
-        if (signal.aborted) break;
-        switch (chunk.type) {
-          case 'text':
-            text += chunk.text;
-            emit('chat:delta', { text: chunk.text });
-            break;
-          case 'emotion':
-            analysis = { emotion: chunk.emotion, intensity: chunk.intensity, confidence: chunk.confidence };
-            emit('chat:emotion', { ...analysis, mood: MOOD_BY_EMOTION[chunk.emotion] });
-            break;
-          case 'gesture':
-            gesture = chunk.gesture;
-            emit('avatar:intent', {
-              gesture,
-              emotion: analysis?.emotion ?? 'neutral',
-              shouldAnimate: true,
-              duration: ANIMATION_INTENT_DURATION_MS,
-              atMs: 0,
-            });
-            break;
+      const state = await sessions.state(userId, sessionId);
+      if (!state) return fail('not_found');
+      await messages.insert({
+        _id: replyId,
+        sessionId,
+        userId,
+        role: 'assistant',
+        content: '',
+        createdAt: now(),
+        clientMessageId: null,
+        replyTo: userMessage._id,
+        emotion: null,
+        emotionAnalysis: null,
+        language,
+        userLanguage: userMessage.language,
+        personality,
+        audioUrl: null,
+        isComplete: false,
+        gesture: null,
+        voiceId: options.voiceId ?? null,
+        avatarId: options.avatarId ?? null,
+      });
+      stored = true;
+
+      const partial = () => ({
+        content: text,
+        isComplete: false,
+        emotion: analysis?.emotion ?? null,
+        emotionAnalysis: analysis,
+        gesture,
+      });
+      let flushedAt = performance.now();
+      let flushedLength = 0;
+      try {
+        const stream = engine.stream({
+          text: userMessage.content,
+          language,
+          personality,
+          history,
+          context: engineContext(state),
+          signal,
+        });
+        for await (const chunk of stream) {
+          if (signal.aborted) break;
+          switch (chunk.type) {
+            case 'text':
+              text += chunk.text;
+              emit('chat:delta', { text: chunk.text });
+              if (performance.now() - flushedAt >= flushMs && text.length > flushedLength) {
+                await messages.updateReply(userId, replyId, partial());
+                flushedAt = performance.now();
+                flushedLength = text.length;
+              }
+              break;
+            case 'emotion':
+              analysis = { emotion: chunk.emotion, intensity: chunk.intensity, confidence: chunk.confidence };
+              emit('chat:emotion', { ...analysis, mood: MOOD_BY_EMOTION[chunk.emotion] });
+              break;
+            case 'gesture':
+              gesture = chunk.gesture;
+              emit('avatar:intent', {
+                gesture,
+                emotion: analysis?.emotion ?? 'neutral',
+                shouldAnimate: true,
+                duration: ANIMATION_INTENT_DURATION_MS,
+                atMs: 0,
+              });
+              break;
+          }
+        }
+      } catch (error) {
+        if (!signal.aborted) {
+          deps.log.error({ err: error, replyId }, 'reply engine failed');
+          await discard();
+          return fail('reply_failed');
         }
       }
-    } catch (error) {
-      if (!signal.aborted) {
-        deps.log.error({ err: error, replyId }, 'reply engine failed');
-        emit('chat:error', {
-          code: 'reply_failed',
-          message: errorMessage(language, 'reply_failed'),
-          retryable: true,
-        });
-        return { kind: 'failed', code: 'reply_failed' };
+
+      const stopped = signal.aborted ? ((signal.reason as StopReason | undefined) ?? 'cancel') : null;
+      // Deleted with its session: there is no row left to keep anything in.
+      if (stopped === 'deleted') return fail('not_found');
+      if (stopped && text.trim().length === 0) {
+        await discard();
+        return fail(stopped === 'shutdown' ? 'shutting_down' : 'cancelled');
       }
-    }
-    const isComplete = !signal.aborted;
-    if (!isComplete && text.trim().length === 0) {
-      emit('chat:error', {
-        code: 'cancelled',
-        message: errorMessage(language, 'cancelled'),
-        retryable: false,
+      const emotionAnalysis = analysis ?? analyzeEmotion(text, language);
+      const message = await messages.updateReply(userId, replyId, {
+        content: text,
+        isComplete: stopped === null,
+        emotion: emotionAnalysis.emotion,
+        emotionAnalysis,
+        gesture,
       });
-      return { kind: 'failed', code: 'cancelled' };
+      if (!message) return fail('not_found');
+      const recorded = await recordExchange(userId, userMessage, message, emotionAnalysis);
+      const sessionContext = recorded
+        ? toSessionContext(sessionId, recorded.context, recorded.dominant)
+        : toSessionContext(sessionId, state.context, state.session.dominantEmotion);
+      const reply = chatReplyFrom(message, userMessage, gesture, sessionContext);
+      ended = true;
+      emit('chat:reply', { clientMessageId: userMessage.clientMessageId, message, reply });
+      if (recorded?.renamed) {
+        publisher.toUser(userId, 'session:updated', { kind: 'renamed', session: recorded.session });
+      }
+      return { kind: 'stored', reply, message };
+    } catch (error) {
+      // A store failing mid-reply: say so (retryable) rather than leave the client waiting.
+      deps.log.error({ err: error, replyId }, 'reply failed');
+      await discard();
+      return fail('reply_failed');
     }
-    const emotionAnalysis = analysis ?? analyzeEmotion(text, language);
-    const { message } = await messages.insert({
-      _id: replyId,
-      sessionId,
-      userId,
-      role: 'assistant',
-      content: text,
-      createdAt: now(),
-      clientMessageId: null,
-      replyTo: userMessage._id,
-      emotion: emotionAnalysis.emotion,
-      emotionAnalysis,
-      language,
-      userLanguage: userMessage.language,
-      personality,
-      audioUrl: null,
-      isComplete,
-    });
-    await sessions.update(userId, sessionId, { updatedAt: message.createdAt });
-    const reply = chatReplyFrom(message, userMessage, gesture, history);
-    emit('chat:reply', { clientMessageId: userMessage.clientMessageId, message, reply });
-    return { kind: 'stored', reply, message };
+  }
+
+  async function firstUserMessage(userId: string, sessionId: string): Promise<Message | null> {
+    const all = await messages.all(userId, sessionId);
+    const first = all.find((m) => m.role === 'user');
+    return first ? pickMessage(first) : null;
+  }
+
+  async function deleteSession(userId: string, sessionId: string): Promise<void> {
+    for (const flight of inFlight.values()) {
+      if (flight.userId === userId && flight.sessionId === sessionId) flight.controller.abort('deleted');
+    }
+    if (!(await sessions.delete(userId, sessionId))) throw new AppError('not_found');
+    publisher.toUser(userId, 'session:updated', { kind: 'deleted', sessionId });
   }
 
   return {
@@ -253,19 +425,94 @@ export function createChatService(deps: ChatServiceDeps) {
     createSession: (userId: string, title?: string) => createSession(userId, title ?? null, 'default'),
 
     async renameSession(userId: string, sessionId: string, title: string): Promise<ChatSession> {
-      const session = await sessions.update(userId, sessionId, { title, updatedAt: now() });
+      const session = await sessions.update(userId, sessionId, {
+        title,
+        titleSource: 'user',
+        updatedAt: now(),
+      });
       if (!session) throw new AppError('not_found');
       publisher.toUser(userId, 'session:updated', { kind: 'renamed', session });
       return session;
     },
 
-    async deleteSession(userId: string, sessionId: string): Promise<void> {
-      for (const flight of inFlight.values()) {
-        if (flight.userId === userId && flight.sessionId === sessionId) flight.controller.abort();
-      }
-      if (!(await sessions.delete(userId, sessionId))) throw new AppError('not_found');
-      publisher.toUser(userId, 'session:updated', { kind: 'deleted', sessionId });
+    /**
+     * Titles the session from its first user message (SPEC.md C-12). Asked for explicitly, so it
+     * replaces any title; without a user message yet, nothing is stored and the current title (or
+     * "New conversation") is answered.
+     */
+    async autoTitle(userId: string, sessionId: string, language: Language): Promise<string> {
+      const state = await ownState(userId, sessionId);
+      const first = await firstUserMessage(userId, sessionId);
+      if (!first)
+        return state.session.title ?? (language === 'es' ? 'Nueva conversación' : 'New conversation');
+      const title = autoTitle(first.content, first.language ?? language, state.context?.userName ?? null);
+      const session = await sessions.update(userId, sessionId, { title, titleSource: 'auto' });
+      if (!session) throw new AppError('not_found');
+      publisher.toUser(userId, 'session:updated', { kind: 'renamed', session });
+      return title;
     },
+
+    async sessionContext(userId: string, sessionId: string): Promise<SessionContext> {
+      const state = await ownState(userId, sessionId);
+      return toSessionContext(sessionId, state.context, state.session.dominantEmotion);
+    },
+
+    /** Everything needed to replay the conversation (SPEC.md C-13). */
+    async exportSession(userId: string, sessionId: string): Promise<ChatExport> {
+      const state = await ownState(userId, sessionId);
+      const all = await messages.all(userId, sessionId);
+      return {
+        format: 'alma.chat-export',
+        version: 1,
+        exportedAt: now(),
+        session: state.session,
+        context: toSessionContext(sessionId, state.context, state.session.dominantEmotion),
+        messages: all.map((m) => ({
+          ...pickMessage(m),
+          animationIntent:
+            m.role === 'assistant' ? animationIntentOf(m.emotion ?? 'neutral', m.gesture) : null,
+          voiceId: m.voiceId,
+          avatarId: m.avatarId,
+        })),
+      };
+    },
+
+    /**
+     * Stores the session's personality and adds a system message confirming it in `language`,
+     * sent as `chat:message` to the session's sockets (SPEC.md C-14).
+     */
+    async changePersonality(
+      userId: string,
+      sessionId: string,
+      personality: Personality,
+      language: Language,
+    ): Promise<Message> {
+      const at = now();
+      if (!(await sessions.update(userId, sessionId, { personality, updatedAt: at }))) {
+        throw new AppError('not_found', { detail: `session ${sessionId}` });
+      }
+      const { message } = await messages.insert({
+        _id: deps.newId(),
+        sessionId,
+        userId,
+        role: 'system',
+        content: personalityChangedText(language, personality),
+        createdAt: at,
+        clientMessageId: null,
+        replyTo: null,
+        emotion: null,
+        emotionAnalysis: null,
+        language,
+        userLanguage: language,
+        personality,
+        audioUrl: null,
+        isComplete: true,
+      });
+      publisher.toSession(sessionId, 'chat:message', { message });
+      return message;
+    },
+
+    deleteSession,
 
     async listMessages(
       userId: string,
@@ -323,6 +570,8 @@ export function createChatService(deps: ChatServiceDeps) {
         personality: null,
         audioUrl: null,
         isComplete: true,
+        voiceId: input.voiceId ?? null,
+        avatarId: input.avatarId ?? null,
       });
       if (stored.duplicate) {
         return {
@@ -348,19 +597,23 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /**
-     * The reply to a stored user message: the one in flight, the one stored before (a retried
-     * send), or a new one. Never two replies for one message (SPEC.md C-2).
+     * The reply to a stored user message: the one in flight, the complete one stored before (a
+     * retried send), or a new one — which replaces an incomplete reply left by a crash or a
+     * stop (SPEC.md C-2). Never two replies for one message.
      */
-    async ensureReply(userId: string, userMessage: Message, personality: Personality): Promise<ReplyHandle> {
+    async ensureReply(userId: string, userMessage: Message, options: ReplyOptions): Promise<ReplyHandle> {
       const flyingId = replyByUserMessage.get(userMessage._id);
       const flying = flyingId ? inFlight.get(flyingId) : undefined;
       if (flying) return flying.handle;
       const stored = await messages.findReplyTo(userId, userMessage._id);
-      if (stored) {
-        const history = (await messages.recent(userId, stored.sessionId, HISTORY_WINDOW)).filter(
-          (m) => m._id !== stored._id && m._id !== userMessage._id,
+      if (stored?.isComplete) {
+        const state = await sessions.state(userId, stored.sessionId);
+        const context = toSessionContext(
+          stored.sessionId,
+          state?.context ?? null,
+          state?.session.dominantEmotion ?? null,
         );
-        const reply = chatReplyFrom(stored, userMessage, null, history);
+        const reply = chatReplyFrom(stored, userMessage, null, context);
         return {
           replyId: stored._id,
           alreadyStored: true,
@@ -368,20 +621,17 @@ export function createChatService(deps: ChatServiceDeps) {
         };
       }
       if (!accepting) throw new AppError('shutting_down');
+      // Not in flight here, so interrupted (a crash, a stop): answered anew in its place.
+      if (stored) await messages.delete(userId, stored._id);
       const replyId = deps.newId();
       const controller = new AbortController();
       const handle: ReplyHandle = {
         replyId,
         alreadyStored: false,
-        done: runReply(userId, userMessage, personality, replyId, controller.signal)
-          .catch((error: unknown): ReplyOutcome => {
-            deps.log.error({ err: error, replyId }, 'reply failed');
-            return { kind: 'failed', code: 'reply_failed' };
-          })
-          .finally(() => {
-            inFlight.delete(replyId);
-            replyByUserMessage.delete(userMessage._id);
-          }),
+        done: runReply(userId, userMessage, options, replyId, controller.signal).finally(() => {
+          inFlight.delete(replyId);
+          replyByUserMessage.delete(userMessage._id);
+        }),
       };
       inFlight.set(replyId, {
         userId,
@@ -398,7 +648,7 @@ export function createChatService(deps: ChatServiceDeps) {
     async cancel(userId: string, replyId: string): Promise<boolean> {
       const flight = inFlight.get(replyId);
       if (!flight || flight.userId !== userId) return false;
-      flight.controller.abort();
+      flight.controller.abort('cancel' satisfies StopReason);
       await flight.handle.done;
       return true;
     },
@@ -419,7 +669,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const result = await Promise.race([all().then(() => 'done' as const), timeout]);
       clearTimeout(timer);
       if (result === 'timeout') {
-        for (const flight of inFlight.values()) flight.controller.abort();
+        for (const flight of inFlight.values()) flight.controller.abort('shutdown' satisfies StopReason);
         await all();
       }
     },

@@ -14,11 +14,11 @@ export function chatSocketHandlers(deps: { chat: ChatService }): SocketHandlers 
     on(ClientEvent.chatSend, async (payload, { socket, userId }) => {
       const sent = await chat.send(userId, { ...payload, originSocketId: socket.id });
       await socket.join(sessionRoom(sent.session.sessionId));
-      const handle = await chat.ensureReply(
-        userId,
-        sent.message,
-        payload.personality ?? sent.session.personality,
-      );
+      const handle = await chat.ensureReply(userId, sent.message, {
+        personality: payload.personality ?? sent.session.personality,
+        voiceId: payload.voiceId,
+        avatarId: payload.avatarId,
+      });
       if (handle.alreadyStored) {
         // A retried send whose reply was stored already: hand that reply to this socket only.
         void handle.done.then((outcome) => {

@@ -1,7 +1,7 @@
 import type { Message } from '@alma/protocol';
 import type Database from 'libsql';
-import { pageWindow, pickMessage } from '../shared.ts';
-import type { MessageRepository, NewMessage } from '../types.ts';
+import { pageWindow, pickMessage, pickStoredMessage } from '../shared.ts';
+import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import { prepare, toBoolean, toInteger } from './sql.ts';
 
 type MessageRow = Omit<Message, 'isComplete' | 'emotionAnalysis'> & {
@@ -13,18 +13,21 @@ const COLUMNS = `_id, session_id AS sessionId, role, content, created_at AS crea
   client_message_id AS clientMessageId, reply_to AS replyTo, emotion,
   emotion_analysis AS emotionAnalysis, language, user_language AS userLanguage, personality,
   audio_url AS audioUrl, is_complete AS isComplete`;
+const STORED_COLUMNS = `${COLUMNS}, gesture, voice_id AS voiceId, avatar_id AS avatarId`;
 
-function fromRow(row: unknown): Message {
+function decode(row: unknown): Message {
   const message = row as MessageRow;
-  return pickMessage({
+  return {
     ...message,
     isComplete: toBoolean(message.isComplete),
     emotionAnalysis:
       message.emotionAnalysis === null
         ? null
         : (JSON.parse(message.emotionAnalysis) as Message['emotionAnalysis']),
-  });
+  };
 }
+const fromRow = (row: unknown): Message => pickMessage(decode(row));
+const storedFromRow = (row: unknown): StoredMessage => pickStoredMessage(decode(row));
 
 const fromOptionalRow = (row: unknown): Message | null => (row === undefined ? null : fromRow(row));
 
@@ -34,9 +37,11 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
   const insert = prepare(
     db,
     `INSERT INTO messages (_id, session_id, user_id, role, content, created_at, client_message_id,
-       reply_to, emotion, emotion_analysis, language, user_language, personality, audio_url, is_complete)
+       reply_to, emotion, emotion_analysis, language, user_language, personality, audio_url, is_complete,
+       gesture, voice_id, avatar_id)
      VALUES (@_id, @sessionId, @userId, @role, @content, @createdAt, @clientMessageId,
-       @replyTo, @emotion, @emotionAnalysis, @language, @userLanguage, @personality, @audioUrl, @isComplete)
+       @replyTo, @emotion, @emotionAnalysis, @language, @userLanguage, @personality, @audioUrl, @isComplete,
+       @gesture, @voiceId, @avatarId)
      ON CONFLICT (user_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING`,
   );
   const byClientId = prepare(
@@ -59,6 +64,19 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     'SELECT count(*) AS total FROM messages WHERE session_id = @sessionId AND user_id = @userId',
   );
   const countByUser = prepare(db, 'SELECT count(*) AS total FROM messages WHERE user_id = @userId');
+  const updateReply = prepare(
+    db,
+    `UPDATE messages SET content = @content, is_complete = @isComplete, emotion = @emotion,
+       emotion_analysis = @emotionAnalysis, gesture = @gesture
+     WHERE _id = @messageId AND user_id = @userId`,
+  );
+  const byId = prepare(db, `SELECT ${COLUMNS} FROM messages WHERE _id = @messageId AND user_id = @userId`);
+  const remove = prepare(db, 'DELETE FROM messages WHERE _id = @messageId AND user_id = @userId');
+  const allInSession = prepare(
+    db,
+    `SELECT ${STORED_COLUMNS} FROM messages WHERE session_id = @sessionId AND user_id = @userId
+     ORDER BY created_at, _id`,
+  );
 
   const count = (row: unknown) => (row as { total: number }).total;
   const window = (userId: string, sessionId: string, page: number, pageSize: number) =>
@@ -71,9 +89,13 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
   // one that won, even with another process writing.
   const insertOnce = db.transaction((message: NewMessage) => {
     const { changes } = insert.run({
-      ...message,
+      ...pickMessage(message),
+      userId: message.userId,
       emotionAnalysis: message.emotionAnalysis === null ? null : JSON.stringify(message.emotionAnalysis),
       isComplete: toInteger(message.isComplete),
+      gesture: message.gesture ?? null,
+      voiceId: message.voiceId ?? null,
+      avatarId: message.avatarId ?? null,
     });
     if (changes === 1) return { message: pickMessage(message), duplicate: false };
     const existing = fromOptionalRow(
@@ -81,6 +103,18 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     );
     if (existing === null) throw new Error(`message ${message._id} was neither stored nor found`);
     return { message: existing, duplicate: true };
+  });
+  const updateAndRead = db.transaction((userId: string, messageId: string, patch: ReplyPatch) => {
+    const { changes } = updateReply.run({
+      userId,
+      messageId,
+      content: patch.content,
+      isComplete: toInteger(patch.isComplete),
+      emotion: patch.emotion,
+      emotionAnalysis: patch.emotionAnalysis === null ? null : JSON.stringify(patch.emotionAnalysis),
+      gesture: patch.gesture,
+    });
+    return changes === 0 ? null : fromOptionalRow(byId.get({ userId, messageId }));
   });
   // Count and items from one snapshot, so `total` agrees with the page.
   const readPage = db.transaction((userId: string, sessionId: string, page: number, pageSize: number) => ({
@@ -97,6 +131,15 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     },
     async findReplyTo(userId, messageId) {
       return fromOptionalRow(replyTo.get({ userId, messageId }));
+    },
+    async updateReply(userId, messageId, patch) {
+      return updateAndRead(userId, messageId, patch);
+    },
+    async delete(userId, messageId) {
+      return remove.run({ userId, messageId }).changes === 1;
+    },
+    async all(userId, sessionId) {
+      return allInSession.all({ userId, sessionId }).map(storedFromRow);
     },
     async page(userId, sessionId, page, pageSize) {
       return readPage(userId, sessionId, page, pageSize);

@@ -133,6 +133,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'chat: stored conversation context, title source, reply signals, voice and avatar',
+    sql: `
+      -- 'user' titles are never replaced by the automatic one (SPEC.md C-12). Titles stored before
+      -- this migration could only have been set by their user.
+      ALTER TABLE sessions ADD COLUMN title_source TEXT
+        CHECK (title_source IS NULL OR title_source IN ('user', 'auto'));
+      UPDATE sessions SET title_source = 'user' WHERE title IS NOT NULL;
+      -- The conversation context (SPEC.md C-11) as JSON, and the decayed emotion scores it keeps.
+      ALTER TABLE sessions ADD COLUMN context TEXT CHECK (context IS NULL OR json_valid(context));
+      ALTER TABLE sessions ADD COLUMN emotion_scores TEXT
+        CHECK (emotion_scores IS NULL OR json_valid(emotion_scores));
+      -- Derived from emotion_scores, kept beside it so the session list reads it without JSON.
+      ALTER TABLE sessions ADD COLUMN dominant_emotion TEXT;
+
+      -- What the export needs to replay a conversation (SPEC.md C-13).
+      ALTER TABLE messages ADD COLUMN gesture TEXT;
+      ALTER TABLE messages ADD COLUMN voice_id TEXT;
+      ALTER TABLE messages ADD COLUMN avatar_id TEXT;
+    `,
+  },
 ];
 
 /**

@@ -1,41 +1,77 @@
+import type { Emotion } from '@alma/protocol';
 import type Database from 'libsql';
-import { toChatSession } from '../shared.ts';
-import type { SessionRecord, SessionRepository } from '../types.ts';
+import { pickContext, pickEmotionScores, toChatSession } from '../shared.ts';
+import type {
+  ConversationContext,
+  EmotionScores,
+  SessionPatch,
+  SessionRecord,
+  SessionRepository,
+  SessionState,
+  TitleSource,
+} from '../types.ts';
 import { prepare } from './sql.ts';
 
-type SessionRow = SessionRecord & { messageCount: number };
+type SessionRow = SessionRecord & { messageCount: number; dominantEmotion: Emotion | null };
+type StateRow = SessionRow & {
+  titleSource: TitleSource | null;
+  context: string | null;
+  emotionScores: string | null;
+};
 
 /** Every query is scoped to the owner, so another user's session reads as absent. */
 const SELECT = `SELECT s.session_id AS sessionId, s.user_id AS userId, s.title, s.personality,
-    s.created_at AS createdAt, s.updated_at AS updatedAt,
+    s.created_at AS createdAt, s.updated_at AS updatedAt, s.dominant_emotion AS dominantEmotion,
     (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id AND m.user_id = s.user_id)
       AS messageCount
   FROM sessions s`;
+const SELECT_STATE = SELECT.replace(
+  ' FROM sessions s',
+  `, s.title_source AS titleSource, s.context, s.emotion_scores AS emotionScores
+  FROM sessions s`,
+);
 
 function fromRow(row: unknown) {
   const session = row as SessionRow;
   return toChatSession(session, session.messageCount);
 }
 
+function stateFromRow(row: unknown): SessionState {
+  const state = row as StateRow;
+  return {
+    session: fromRow(state),
+    // A title of unknown origin counts as the user's (as in the MongoDB store).
+    titleSource: state.titleSource ?? (state.title === null ? null : 'user'),
+    context: state.context === null ? null : pickContext(JSON.parse(state.context) as ConversationContext),
+    emotionScores:
+      state.emotionScores === null ? {} : pickEmotionScores(JSON.parse(state.emotionScores) as EmotionScores),
+  };
+}
+
 export function createSessionRepository(db: Database.Database): SessionRepository {
   const insert = prepare(
     db,
-    `INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at)
-     VALUES (@sessionId, @userId, @title, @personality, @createdAt, @updatedAt)`,
+    `INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at, title_source)
+     VALUES (@sessionId, @userId, @title, @personality, @createdAt, @updatedAt, @titleSource)`,
   );
   const find = prepare(db, `${SELECT} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
+  const findState = prepare(db, `${SELECT_STATE} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
   const list = prepare(
     db,
     `${SELECT} WHERE s.user_id = @userId ORDER BY s.updated_at DESC, s.session_id DESC`,
   );
-  // One statement for any patch: an absent field binds NULL and keeps its value. Title may be set
-  // to NULL on purpose, so it alone needs a flag.
+  // One statement for any patch: an absent field binds NULL and keeps its value. Fields that may
+  // be set to NULL on purpose need a flag.
   const update = prepare(
     db,
     `UPDATE sessions SET
        title = iif(@setTitle, @title, title),
+       title_source = iif(@setTitleSource, @titleSource, title_source),
        personality = coalesce(@personality, personality),
-       updated_at = coalesce(@updatedAt, updated_at)
+       updated_at = coalesce(@updatedAt, updated_at),
+       context = coalesce(@context, context),
+       emotion_scores = coalesce(@emotionScores, emotion_scores),
+       dominant_emotion = iif(@setDominantEmotion, @dominantEmotion, dominant_emotion)
      WHERE session_id = @sessionId AND user_id = @userId`,
   );
   // Its messages go with it (ON DELETE CASCADE).
@@ -45,27 +81,45 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     const row = find.get({ userId, sessionId });
     return row === undefined ? null : fromRow(row);
   };
-  const updateAndRead = db.transaction(
-    (userId: string, sessionId: string, patch: Parameters<SessionRepository['update']>[2]) => {
-      const { changes } = update.run({
-        userId,
-        sessionId,
-        setTitle: patch.title === undefined ? 0 : 1,
-        title: patch.title ?? null,
-        personality: patch.personality ?? null,
-        updatedAt: patch.updatedAt ?? null,
-      });
-      return changes === 0 ? null : findSession(userId, sessionId);
-    },
-  );
+  const flag = (value: unknown) => (value === undefined ? 0 : 1);
+  const updateAndRead = db.transaction((userId: string, sessionId: string, patch: SessionPatch) => {
+    const { changes } = update.run({
+      userId,
+      sessionId,
+      setTitle: flag(patch.title),
+      title: patch.title ?? null,
+      setTitleSource: flag(patch.titleSource),
+      titleSource: patch.titleSource ?? null,
+      personality: patch.personality ?? null,
+      updatedAt: patch.updatedAt ?? null,
+      context: patch.context === undefined ? null : JSON.stringify(pickContext(patch.context)),
+      emotionScores:
+        patch.emotionScores === undefined ? null : JSON.stringify(pickEmotionScores(patch.emotionScores)),
+      setDominantEmotion: flag(patch.dominantEmotion),
+      dominantEmotion: patch.dominantEmotion ?? null,
+    });
+    return changes === 0 ? null : findSession(userId, sessionId);
+  });
 
   return {
     async create(session) {
-      insert.run({ ...session });
+      insert.run({
+        sessionId: session.sessionId,
+        userId: session.userId,
+        title: session.title,
+        personality: session.personality,
+        createdAt: session.createdAt,
+        updatedAt: session.updatedAt,
+        titleSource: session.titleSource ?? null,
+      });
       return toChatSession(session, 0);
     },
     async find(userId, sessionId) {
       return findSession(userId, sessionId);
+    },
+    async state(userId, sessionId) {
+      const row = findState.get({ userId, sessionId });
+      return row === undefined ? null : stateFromRow(row);
     },
     async list(userId) {
       return list.all({ userId }).map(fromRow);

@@ -1,5 +1,5 @@
 import type { Collection, Filter } from 'mongodb';
-import { pageWindow, pickMessage } from '../shared.ts';
+import { pageWindow, pickMessage, pickStoredMessage } from '../shared.ts';
 import type { MessageRepository, NewMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -33,7 +33,12 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
   return {
     async insert(message) {
       try {
-        await messages.insertOne({ ...message });
+        await messages.insertOne({
+          ...message,
+          gesture: message.gesture ?? null,
+          voiceId: message.voiceId ?? null,
+          avatarId: message.avatarId ?? null,
+        });
         return { message: pickMessage(message), duplicate: false };
       } catch (error) {
         // Only a repeated client id is a duplicate send; a repeated _id is a caller bug.
@@ -51,6 +56,30 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
       return fromDocument(
         await messages.findOne({ userId, replyTo: messageId }, { sort: { createdAt: 1, _id: 1 } }),
       );
+    },
+    async updateReply(userId, messageId, patch) {
+      return fromDocument(
+        await messages.findOneAndUpdate(
+          { _id: messageId, userId },
+          {
+            $set: {
+              content: patch.content,
+              isComplete: patch.isComplete,
+              emotion: patch.emotion,
+              emotionAnalysis: patch.emotionAnalysis,
+              gesture: patch.gesture,
+            },
+          },
+          { returnDocument: 'after' },
+        ),
+      );
+    },
+    async delete(userId, messageId) {
+      return (await messages.deleteOne({ _id: messageId, userId })).deletedCount === 1;
+    },
+    async all(userId, sessionId) {
+      const documents = await messages.find({ sessionId, userId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      return documents.map(pickStoredMessage);
     },
     async page(userId, sessionId, page, pageSize) {
       const [items, total] = await Promise.all([

@@ -1,9 +1,23 @@
 import type { Collection } from 'mongodb';
-import { toChatSession } from '../shared.ts';
-import type { SessionRecord, SessionRepository } from '../types.ts';
+import type { Emotion } from '@alma/protocol';
+import { pickContext, pickEmotionScores, toChatSession } from '../shared.ts';
+import type {
+  ConversationContext,
+  EmotionScores,
+  SessionRecord,
+  SessionRepository,
+  TitleSource,
+} from '../types.ts';
 import type { MessageDocument } from './messages.ts';
 
-export type SessionDocument = Omit<SessionRecord, 'sessionId'> & { _id: string };
+/** Fields added after the first release may be absent from older documents: they read as null. */
+export type SessionDocument = Omit<SessionRecord, 'sessionId' | 'titleSource'> & {
+  _id: string;
+  titleSource?: TitleSource | null;
+  context?: ConversationContext | null;
+  emotionScores?: EmotionScores | null;
+  dominantEmotion?: Emotion | null;
+};
 
 /** Every query is scoped to the owner, so another user's session reads as absent. */
 export function createSessionRepository(
@@ -18,12 +32,34 @@ export function createSessionRepository(
 
   return {
     async create(session) {
-      const { sessionId, ...rest } = session;
-      await sessions.insertOne({ _id: sessionId, ...rest });
+      await sessions.insertOne({
+        _id: session.sessionId,
+        userId: session.userId,
+        title: session.title,
+        personality: session.personality,
+        createdAt: session.createdAt,
+        updatedAt: session.updatedAt,
+        // Titles stored before title sources existed could only have been set by their user.
+        titleSource: session.titleSource ?? null,
+        context: null,
+        emotionScores: null,
+        dominantEmotion: null,
+      });
       return toChatSession(session, 0);
     },
     async find(userId, sessionId) {
       return withCount(await sessions.findOne({ _id: sessionId, userId }));
+    },
+    async state(userId, sessionId) {
+      const document = await sessions.findOne({ _id: sessionId, userId });
+      const session = await withCount(document);
+      if (document === null || session === null) return null;
+      return {
+        session,
+        titleSource: document.titleSource ?? (document.title === null ? null : 'user'),
+        context: pickContext(document.context),
+        emotionScores: pickEmotionScores(document.emotionScores),
+      };
     },
     async list(userId) {
       const documents = await sessions.find({ userId }).sort({ updatedAt: -1, _id: -1 }).toArray();
@@ -44,6 +80,10 @@ export function createSessionRepository(
       if (patch.title !== undefined) set.title = patch.title;
       if (patch.personality !== undefined) set.personality = patch.personality;
       if (patch.updatedAt !== undefined) set.updatedAt = patch.updatedAt;
+      if (patch.titleSource !== undefined) set.titleSource = patch.titleSource;
+      if (patch.context !== undefined) set.context = pickContext(patch.context);
+      if (patch.emotionScores !== undefined) set.emotionScores = pickEmotionScores(patch.emotionScores);
+      if (patch.dominantEmotion !== undefined) set.dominantEmotion = patch.dominantEmotion;
       const filter = { _id: sessionId, userId };
       const document =
         Object.keys(set).length === 0

@@ -1,18 +1,30 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
+import { Icon } from '../../../components/ui/Icon.tsx';
+import { IconButton } from '../../../components/ui/IconButton.tsx';
+import { ThemeToggle } from '../../../components/ui/ThemeToggle.tsx';
 import { findAvatar } from '../../../lib/catalog.ts';
 import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useChat } from '../store.ts';
 
+interface Props {
+  /** Narrow screens with the chat overlay closed show the "open chat" button. */
+  chatClosed: boolean;
+  onOpenChat: () => void;
+  onPickAvatar: () => void;
+  onPickVoice: () => void;
+}
+
 /**
  * ── 3D AVATAR VIEW GOES HERE ──────────────────────────────────────────────────────────────
  * A later issue mounts the r3f canvas (features/avatar) in place of `.stage__portrait`, fed by
  * the same store fields used below (emotion, gesture, streaming). Until then this stage shows
- * the chosen avatar, what it is doing and its current emotion from `chat:emotion`.
+ * the chosen avatar, what it is doing and its current emotion from `chat:emotion`, and the
+ * control bar of spec §2 (voice, avatar, theme, open chat; sound and voice notes come with the
+ * voice issue).
  */
-export function AvatarStage() {
+export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice }: Props) {
   const { t } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const { avatar } = usePreferencesOf(userId);
@@ -49,9 +61,17 @@ export function AvatarStage() {
           </span>
         </p>
         <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>
-        <Link to="/onboarding" className="link link--muted stage__change">
-          {t('chat.changeAvatar')}
-        </Link>
+      </div>
+      <div className="stage__controls" role="toolbar" aria-label={t('chat.stage.controls')}>
+        <IconButton icon="wave" label={t('chat.changeVoice')} onClick={onPickVoice} />
+        <IconButton icon="user" label={t('chat.changeAvatar')} onClick={onPickAvatar} />
+        <ThemeToggle />
+        {chatClosed ? (
+          <button type="button" className="button button--primary stage__open-chat" onClick={onOpenChat}>
+            <Icon name="chat" size={18} />
+            {t('chat.openChat')}
+          </button>
+        ) : null}
       </div>
     </section>
   );

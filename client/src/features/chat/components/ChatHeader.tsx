@@ -1,25 +1,27 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { PERSONALITIES, type Personality } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { IconButton } from '../../../components/ui/IconButton.tsx';
-import { LanguageToggle } from '../../../components/ui/LanguageToggle.tsx';
 import { Logo } from '../../../components/ui/Logo.tsx';
-import { ThemeToggle } from '../../../components/ui/ThemeToggle.tsx';
 import { connectionStatus, useChat } from '../store.ts';
+import { OptionsMenu, type OptionsAction } from './OptionsMenu.tsx';
+import { PersonalityMenu } from './PersonalityMenu.tsx';
 
 interface Props {
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   onLogout: () => void;
+  onOption: (action: OptionsAction) => void;
 }
 
-/** Top bar: sessions toggle, server status, personality, language, theme, dashboard, logout. */
-export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
+/**
+ * Top bar of spec §2: session-list toggle, server status, the personality badge and its menu
+ * (search, then confirm), options (avatar, voice, clear history, theme, language), dashboard,
+ * logout.
+ */
+export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption }: Props) {
   const { t } = useTranslation();
   const status = useChat(connectionStatus);
-  const personality = useChat((s) => s.personality);
-  const setPersonality = useChat((s) => s.setPersonality);
   const statusText = t(`chat.status.${status}`);
 
   return (
@@ -40,26 +42,14 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout }: Props) {
         role="status"
         aria-live="polite"
         aria-label={t('chat.status.label', { status: statusText })}
+        data-status={status}
       >
         <span className="status-pill__dot" aria-hidden="true" />
         <span className="status-pill__text">{statusText}</span>
       </p>
       <div className="chat-topbar__actions">
-        <label className="select-inline">
-          <span className="visually-hidden">{t('personalities.label')}</span>
-          <Icon name="smile" size={16} />
-          <select value={personality} onChange={(e) => setPersonality(e.target.value as Personality)}>
-            {PERSONALITIES.map((p) => (
-              <option key={p} value={p}>
-                {t(`personalities.${p}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="hide-narrow">
-          <LanguageToggle />
-          <ThemeToggle />
-        </span>
+        <PersonalityMenu />
+        <OptionsMenu onAction={onOption} />
         <Link
           to="/dashboard"
           className="icon-button"

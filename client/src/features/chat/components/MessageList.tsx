@@ -1,14 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HISTORY_LOAD_THRESHOLD_PX, NEAR_BOTTOM_THRESHOLD_PX } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import type { LocalMessage } from '../events.ts';
+import { isAwayFromBottom, keptScrollTop, shouldLoadOlder } from '../logic.ts';
 import { useChat } from '../store.ts';
-
-function distanceFromBottom(el: HTMLElement): number {
-  return el.scrollHeight - el.scrollTop - el.clientHeight;
-}
 
 /**
  * The conversation as a log. Scrolling within 60 px of the top loads the previous page (keeping
@@ -27,7 +23,8 @@ export function MessageList() {
 
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
-  const anchor = useRef<{ height: number; top: number } | null>(null);
+  /** Where the reader was when an older page was asked for; the view is restored from it. */
+  const anchor = useRef<{ scrollHeight: number; scrollTop: number } | null>(null);
   const [awayFromBottom, setAwayFromBottom] = useState(false);
 
   const streaming = messages.some((m) => m.streaming && m.content);
@@ -54,7 +51,7 @@ export function MessageList() {
     if (anchor.current) {
       // Wait for the older page; then keep the message that was on screen where it was.
       if (loadingHistory) return;
-      el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
+      el.scrollTop = keptScrollTop(anchor.current, el.scrollHeight);
       anchor.current = null;
       return;
     }
@@ -64,11 +61,16 @@ export function MessageList() {
   function onScroll() {
     const el = scroller.current;
     if (!el) return;
-    const distance = distanceFromBottom(el);
-    stick.current = distance <= NEAR_BOTTOM_THRESHOLD_PX;
-    setAwayFromBottom(distance > NEAR_BOTTOM_THRESHOLD_PX);
-    if (el.scrollTop <= HISTORY_LOAD_THRESHOLD_PX && hasMore && !loadingHistory && historyPage > 0) {
-      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+    const away = isAwayFromBottom(el);
+    stick.current = !away;
+    setAwayFromBottom(away);
+    if (anchor.current) {
+      // Still loading: follow the reader, so the restored view is where they are now.
+      anchor.current = { scrollHeight: el.scrollHeight, scrollTop: el.scrollTop };
+      return;
+    }
+    if (historyPage > 0 && shouldLoadOlder(el, { hasMore, loading: loadingHistory })) {
+      anchor.current = { scrollHeight: el.scrollHeight, scrollTop: el.scrollTop };
       void loadOlder();
     }
   }
@@ -85,11 +87,6 @@ export function MessageList() {
         tabIndex={0}
         onScroll={onScroll}
       >
-        {loadingHistory && historyPage > 0 ? (
-          <div className="message-list__loader">
-            <Spinner label={t('chat.loadingOlder')} />
-          </div>
-        ) : null}
         {loadingHistory && historyPage === 0 && messages.length === 0 ? (
           <div className="message-list__loader">
             <Spinner label={t('chat.loadingMessages')} />
@@ -116,6 +113,12 @@ export function MessageList() {
           </div>
         ) : null}
       </div>
+      {loadingHistory && historyPage > 0 ? (
+        // Outside the scroller, so it does not move what the reader is looking at.
+        <div className="message-list__older">
+          <Spinner label={t('chat.loadingOlder')} />
+        </div>
+      ) : null}
       {awayFromBottom ? (
         <button type="button" className="new-messages" onClick={() => scrollToBottom(true)}>
           <Icon name="arrowDown" size={16} />

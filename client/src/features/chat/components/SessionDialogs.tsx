@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SESSION_TITLE_MAX_LENGTH, type ChatSession } from '@alma/protocol';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
+import { Icon } from '../../../components/ui/Icon.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { useChat } from '../store.ts';
 
@@ -9,14 +10,28 @@ export type SessionDialogState =
   | { kind: 'new' }
   | { kind: 'rename'; session: ChatSession }
   | { kind: 'delete'; session: ChatSession }
+  | { kind: 'export'; session: ChatSession }
+  | { kind: 'clear' }
   | null;
 
-/** New (optional title), rename and delete (confirm) dialogs of spec §2. */
+/**
+ * The four session dialogs of spec §2 — new (optional title), rename, delete (confirm), export
+ * (JSON download named after the session id) — and the options menu's clear-history confirm.
+ */
 export function SessionDialogs({ state, onClose }: { state: SessionDialogState; onClose: () => void }) {
   if (!state) return null;
-  if (state.kind === 'new') return <NewSessionDialog onClose={onClose} />;
-  if (state.kind === 'rename') return <RenameDialog session={state.session} onClose={onClose} />;
-  return <DeleteDialog session={state.session} onClose={onClose} />;
+  switch (state.kind) {
+    case 'new':
+      return <NewSessionDialog onClose={onClose} />;
+    case 'rename':
+      return <RenameDialog session={state.session} onClose={onClose} />;
+    case 'delete':
+      return <DeleteDialog session={state.session} onClose={onClose} />;
+    case 'export':
+      return <ExportDialog session={state.session} onClose={onClose} />;
+    case 'clear':
+      return <ClearHistoryDialog onClose={onClose} />;
+  }
 }
 
 function NewSessionDialog({ onClose }: { onClose: () => void }) {
@@ -55,7 +70,9 @@ function NewSessionDialog({ onClose }: { onClose: () => void }) {
 function RenameDialog({ session, onClose }: { session: ChatSession; onClose: () => void }) {
   const { t } = useTranslation();
   const rename = useChat((s) => s.renameSession);
+  const autoTitle = useChat((s) => s.autoTitle);
   const [title, setTitle] = useState(session.title ?? '');
+  const [suggesting, setSuggesting] = useState(false);
   const empty = title.trim().length === 0;
   return (
     <Dialog
@@ -84,6 +101,22 @@ function RenameDialog({ session, onClose }: { session: ChatSession; onClose: () 
         onChange={(e) => setTitle(e.target.value)}
         required
       />
+      <button
+        type="button"
+        className="button button--small button--ghost"
+        disabled={suggesting}
+        onClick={() => {
+          // POST /chat/sessions/:id/auto-title titles the session at once (SPEC.md C-12).
+          setSuggesting(true);
+          void autoTitle(session.sessionId).then((suggested) => {
+            setSuggesting(false);
+            if (suggested !== null) onClose();
+          });
+        }}
+      >
+        <Icon name="sparkle" size={16} />
+        {t('chat.dialogs.autoTitle')}
+      </button>
     </Dialog>
   );
 }
@@ -114,6 +147,75 @@ function DeleteDialog({ session, onClose }: { session: ChatSession; onClose: () 
       }
     >
       <p>{t('chat.dialogs.deleteConfirm', { title: session.title ?? t('chat.untitled') })}</p>
+    </Dialog>
+  );
+}
+
+function ExportDialog({ session, onClose }: { session: ChatSession; onClose: () => void }) {
+  const { t } = useTranslation();
+  const exportSession = useChat((s) => s.exportSession);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog
+      title={t('chat.dialogs.exportTitle')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              void exportSession(session.sessionId).then((ok) => {
+                setBusy(false);
+                if (ok) onClose();
+              });
+            }}
+          >
+            <Icon name="download" size={18} />
+            {t('chat.dialogs.exportAction')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('chat.dialogs.exportText', { title: session.title ?? t('chat.untitled') })}</p>
+      <p className="dialog__note">
+        <code>{`${session.sessionId}.json`}</code>
+      </p>
+    </Dialog>
+  );
+}
+
+function ClearHistoryDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const clear = useChat((s) => s.clearHistory);
+  return (
+    <Dialog
+      title={t('chat.dialogs.clearTitle')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              void clear();
+              onClose();
+            }}
+          >
+            {t('chat.dialogs.clearAction')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('chat.dialogs.clearText')}</p>
     </Dialog>
   );
 }

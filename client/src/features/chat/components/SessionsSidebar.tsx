@@ -11,16 +11,17 @@ interface Props {
   onNew: () => void;
   onRename: (session: ChatSession) => void;
   onDelete: (session: ChatSession) => void;
+  onExport: (session: ChatSession) => void;
 }
 
-/** Sessions list with new, refresh, rename, delete; a slide-in drawer at ≤1023 px (spec §2). */
-export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Props) {
+/** Sessions list with new, refresh, rename, delete, export; a slide-in drawer at ≤1023 px (spec §2). */
+export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete, onExport }: Props) {
   const { t, i18n } = useTranslation();
   const sessions = useChat((s) => s.sessions);
   const activeId = useChat((s) => s.activeSessionId);
   const loaded = useChat((s) => s.sessionsLoaded);
   const select = useChat((s) => s.selectSession);
-  const refresh = useChat((s) => s.loadSessions);
+  const refresh = useChat((s) => s.refreshSessions);
   const panel = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -42,7 +43,12 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
         className={`sessions ${open ? 'sessions--open' : ''}`}
         aria-label={t('chat.sessions')}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
+          if (e.key === 'Escape' && open) {
+            // Consumed: the chat overlay behind the drawer stays open.
+            e.preventDefault();
+            e.stopPropagation();
+            onClose();
+          }
         }}
       >
         <div className="sessions__header">
@@ -98,6 +104,14 @@ export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete }: Pr
                     label={`${t('common.rename')}: ${title}`}
                     title={t('common.rename')}
                     onClick={() => onRename(s)}
+                  />
+                  <IconButton
+                    icon="download"
+                    iconSize={16}
+                    className="icon-button--small"
+                    label={`${t('chat.export')}: ${title}`}
+                    title={t('chat.export')}
+                    onClick={() => onExport(s)}
                   />
                   <IconButton
                     icon="trash"

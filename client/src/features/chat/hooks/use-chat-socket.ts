@@ -79,11 +79,27 @@ export function useChatSocket() {
       socket.on(name, listener);
     }
 
+    // The browser knows when the network is gone before socket.io's ping times out: drop the
+    // socket at once (spec §4: offline blocks sending) and reconnect when it is back.
+    const onOffline = () => {
+      socket.disconnect();
+      useChat.getState().setSocketState('disconnected');
+    };
+    const onOnline = () => {
+      if (socket.connected || disposed) return;
+      useChat.getState().setSocketState('connecting');
+      socket.connect();
+    };
+    window.addEventListener('offline', onOffline);
+    window.addEventListener('online', onOnline);
+
     chat.setSocketState('connecting');
     socket.connect();
 
     return () => {
       disposed = true;
+      window.removeEventListener('offline', onOffline);
+      window.removeEventListener('online', onOnline);
       useChat.getState().setTransport(null);
       socket.removeAllListeners();
       socket.disconnect();

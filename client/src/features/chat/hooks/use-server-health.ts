@@ -5,7 +5,10 @@ import { useChat } from '../store.ts';
 
 const RECHECK_MS = 30_000;
 
-/** GET /health with the spec's 3 s time-out, on mount, every 30 s and when the browser goes online. */
+/**
+ * GET /health with the spec's 3 s time-out: on mount, every 30 s, when the browser goes online and
+ * when the socket drops.
+ */
 export function useServerHealth() {
   useEffect(() => {
     let stopped = false;
@@ -33,7 +36,12 @@ export function useServerHealth() {
     const onOffline = () => useChat.getState().setHealth('offline');
     window.addEventListener('online', onOnline);
     window.addEventListener('offline', onOffline);
+    // A dropped socket may mean the server stopped: ask at once rather than at the next round.
+    const unsubscribe = useChat.subscribe((state, previous) => {
+      if (previous.socketState === 'connected' && state.socketState !== 'connected') void check();
+    });
     return () => {
+      unsubscribe();
       stopped = true;
       controller.abort();
       clearInterval(timer);
