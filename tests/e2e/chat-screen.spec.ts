@@ -329,7 +329,10 @@ test('mobile: the chat overlay closes when dragged down more than 120 px, or wit
 
   // A real touch drag through the DevTools protocol (pointer events of type touch).
   const cdp = await page.context().newCDPSession(page);
+  const rest = await handle.boundingBox();
   async function touchDrag(dy: number) {
+    // Start from the resting place (a snap-back animates for 0.25 s).
+    await expect.poll(async () => (await handle.boundingBox())?.y).toBe(rest?.y);
     const box = await handle.boundingBox();
     if (!box) throw new Error('no handle');
     const x = box.x + box.width / 2;
@@ -385,4 +388,44 @@ test('limit: at the plan cap a send shows the banner with its two buttons', asyn
   await shot(page, 'chat-screen-limit');
   await banner.getByRole('button', { name: 'Dismiss notice' }).click();
   await expect(banner).toBeHidden();
+});
+
+test('options menu: change avatar and voice, and clear history (starts a new, empty conversation)', async ({
+  page,
+  request,
+}) => {
+  const session = await registerViaApi(request);
+  await sendViaRest(request, session, ['Remember the blue kite.']);
+  await openChat(page, session);
+  const stage = page.getByRole('region', { name: 'Avatar' });
+  await expect(stage).toContainText('Witch');
+
+  await page.getByRole('button', { name: 'Options' }).click();
+  await shot(page, 'chat-screen-options-menu');
+  await page.getByRole('dialog', { name: 'Options' }).getByRole('button', { name: 'Change avatar' }).click();
+  const avatars = page.getByRole('dialog', { name: 'Choose your avatar' });
+  await avatars.getByText('Robot', { exact: true }).click();
+  await avatars.getByRole('button', { name: 'Confirm' }).click();
+  await expect(stage).toContainText('Robot');
+
+  await page.getByRole('button', { name: 'Options' }).click();
+  await page.getByRole('dialog', { name: 'Options' }).getByRole('button', { name: 'Change voice' }).click();
+  const voices = page.getByRole('dialog', { name: 'Choose a voice' });
+  await voices.getByText('Oliver', { exact: true }).click();
+  await voices.getByRole('button', { name: 'Confirm' }).click();
+  await expect(voices).toBeHidden();
+  const prefs = await request.get('/api/users/preferences', { headers: auth(session) });
+  expect(await prefs.json()).toMatchObject({ preferences: { avatar: 'robot', voice: 'en-oliver' } });
+
+  await page.getByRole('button', { name: 'Options' }).click();
+  await page.getByRole('dialog', { name: 'Options' }).getByRole('button', { name: 'Clear history' }).click();
+  await page
+    .getByRole('dialog', { name: 'Clear history' })
+    .getByRole('button', { name: 'Clear and start again' })
+    .click();
+  await expect(page.getByRole('log').getByText('Remember the blue kite.')).toHaveCount(0);
+  await expect(page.getByText('Start talking to Alma')).toBeVisible();
+  // The earlier conversation is still in the list.
+  const sidebar = await sessionsPanel(page);
+  await expect(sidebar.locator('.session')).toHaveCount(2);
 });

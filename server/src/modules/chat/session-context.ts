@@ -31,7 +31,8 @@ const STOP_WORDS = new Set(
     'when where which while with would your yours today tomorrow alguien algo aunque cada como cosas cuando desde ' +
     'donde ellos entonces esta estaba estar estas este esto estos estoy hacer hasta mucho muy nada para pero poco ' +
     'porque puede quiero sobre también tengo tiene todo todos usted vamos gracias hola hello thanks please mañana ' +
-    'siento sentir feel feeling happy triste sad'
+    'siento sentir feel feeling happy triste sad llamo llamas llama nombre called remember recuerdas acuerdas ' +
+    'sabes know'
   ).split(' '),
 );
 
