@@ -9,6 +9,7 @@ export * from './rest/account.ts';
 export * from './plans.ts';
 export * from './rest/health.ts';
 export * from './rest/chat.ts';
+export * from './rest/audio.ts';
 export * from './rest/routes.ts';
 export * from './socket/chat.ts';
 export * from './socket/events.ts';

@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createReplyEngine } from './engines/reply/select.ts';
 import type { ReplyEngine } from './engines/reply/types.ts';
+import { createSpeechSynthesizer } from './engines/speech/select.ts';
+import type { SpeechSynthesizer } from './engines/speech/types.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
 import { createMailer, type Mailer } from './email/mailer.ts';
 import { registerAccountRoutes } from './modules/auth/account.routes.ts';
 import { createAccountService, type AccountService } from './modules/auth/account.service.ts';
+import { registerAudioRoutes } from './modules/audio/audio.routes.ts';
+import { createAudioService, type AudioService } from './modules/audio/audio.service.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createLoginGuard } from './modules/auth/login-guard.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -30,6 +34,7 @@ import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
+import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
 import type { Storage } from './storage/types.ts';
 
 export interface AppDeps {
@@ -42,6 +47,10 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Defaults to SMTP when `config.smtpUrl` is set, else the outbox in DATA_DIR. */
   mailer?: Mailer;
+  /** Defaults to the synthesiser SPEECH_ENGINE names; null: replies without speech. */
+  speech?: SpeechSynthesizer | null;
+  /** Defaults to files in DATA_DIR/audio. */
+  audioFiles?: BlobStore;
 }
 
 export interface AlmaApp {
@@ -49,6 +58,7 @@ export interface AlmaApp {
   io: AlmaServer;
   chat: ChatService;
   account: AccountService;
+  audio: AudioService;
 }
 
 /**
@@ -62,7 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const clock = deps.clock ?? systemClock;
   const newId = deps.newId ?? (() => uuidv7());
   const engine = deps.engine ?? createReplyEngine(config);
-  const engines = { reply: engine.name, speech: 'none', transcription: 'none' };
+  const speech = deps.speech === undefined ? createSpeechSynthesizer(config) : deps.speech;
+  const audioFiles = deps.audioFiles ?? createDiskBlobStore(join(config.dataDir, 'audio'));
+  const engines = { reply: engine.name, speech: speech?.name ?? 'none', transcription: 'none' };
 
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
@@ -157,6 +169,15 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     newId,
     clock,
     log: app.log,
+    speech,
+    audioFiles,
+  });
+  const audio = createAudioService({
+    files: audioFiles,
+    messages: storage.messages,
+    clock,
+    log: app.log,
+    retentionDays: config.speechRetentionDays,
   });
   const oauth = createOAuthService({
     clients: createOAuthClients(config.oauth),
@@ -175,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   registerAccountRoutes(app, { account, rateLimitMax: config.authRateLimitMax });
   registerUsersRoutes(app, { users });
   registerChatRoutes(app, { chat });
+  registerAudioRoutes(app, { audio });
   registerOAuthRoutes(app, {
     oauth,
     rateLimitMax: config.authRateLimitMax,
@@ -184,8 +206,10 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   registerPaymentRoutes(app, { payments });
   addHandlers(chatSocketHandlers({ chat }));
   await registerClient(app, config.clientDist);
+  const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
   app.addHook('preClose', async () => {
+    stopRetention();
     await chat.drain(config.shutdownGraceMs);
     await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —
@@ -197,5 +221,5 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     io.engine.close();
   });
 
-  return { app, io, chat, account };
+  return { app, io, chat, account, audio };
 }

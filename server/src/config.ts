@@ -39,6 +39,15 @@ const EnvSchema = z.object({
   LLM_THREADS: intFrom(1, 256).default(2),
   LLM_CONTEXT_SIZE: intFrom(256, 1_048_576).default(4096),
   LLM_MAX_TOKENS: intFrom(1, 32_768).default(512),
+  // Speech synthesis (engines/speech): builtin espeak-ng wasm, an OpenAI-compatible
+  // /v1/audio/speech, or none (replies without audio).
+  SPEECH_ENGINE: z.enum(['builtin', 'openai', 'none']).default('builtin'),
+  SPEECH_OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
+  SPEECH_OPENAI_API_KEY: z.string().min(1).optional(),
+  SPEECH_OPENAI_MODEL: z.string().min(1).default('tts-1'),
+  SPEECH_OPENAI_VOICE: z.string().min(1).default('alloy'),
+  SPEECH_OPENAI_FORMAT: z.enum(['wav', 'pcm']).default('wav'),
+  SPEECH_OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   AUTH_RATE_LIMIT_MAX: intFrom(1, 100_000).default(20),
   SOCKET_EVENT_RATE_LIMIT: intFrom(1, 100_000).default(30),
   SOCKET_RECORD_DIR: z.string().min(1).optional(),
@@ -70,6 +79,9 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: intFrom(1, 100_000).default(20),
   LOGIN_LOCK_WINDOW_MIN: intFrom(1, 24 * 60).default(15),
   FREE_MESSAGES_PER_MONTH: intFrom(1, 10_000_000).optional(),
+  // Reply audio files in DATA_DIR/audio (protocol/SPEC.md S-7).
+  SPEECH_RETENTION_DAYS: intFrom(1, 3650).default(7),
+  AUDIO_CLEANUP_INTERVAL_MIN: intFrom(1, 7 * 24 * 60).default(60),
 });
 
 /** An OAuth 2.0 client registered at an outside provider. */
@@ -87,6 +99,17 @@ export interface OpenAIConfig {
   model: string;
   timeoutMs: number;
   maxRetries: number;
+}
+
+/** SPEECH_ENGINE=openai (see engines/speech/openai.ts). */
+export interface SpeechOpenAIConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** Spoken when the requested voice is one of the builtin catalogue's espeak voices. */
+  voice: string;
+  responseFormat: 'wav' | 'pcm';
+  timeoutMs: number;
 }
 
 /** REPLY_ENGINE=local (see engines/reply/local.ts). */
@@ -115,6 +138,9 @@ export interface Config {
   openai: OpenAIConfig | null;
   /** Set exactly when replyEngine is 'local'. */
   llm: LocalLlmConfig | null;
+  speechEngine: z.infer<typeof EnvSchema>['SPEECH_ENGINE'];
+  /** Set exactly when speechEngine is 'openai'. */
+  speechOpenai: SpeechOpenAIConfig | null;
   authRateLimitMax: number;
   socketEventRateLimit: number;
   socketRecordDir: string | undefined;
@@ -141,6 +167,10 @@ export interface Config {
   loginLockWindowMin: number;
   /** The free plan's monthly message cap; PLAN_TABLE's value unless set (SPEC.md L-1). */
   freeMessagesPerMonth: number | null;
+  /** Reply audio files older than this many days are removed (SPEC.md S-7). */
+  speechRetentionDays: number;
+  /** How often the retention sweep runs, in minutes. */
+  audioCleanupIntervalMin: number;
 }
 
 export class ConfigError extends Error {
@@ -183,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     replyTokenDelayMs: e.REPLY_TOKEN_DELAY_MS,
     openai: e.REPLY_ENGINE === 'openai' ? openaiConfig(e) : null,
     llm: e.REPLY_ENGINE === 'local' ? localLlmConfig(e) : null,
+    speechEngine: e.SPEECH_ENGINE,
+    speechOpenai: e.SPEECH_ENGINE === 'openai' ? speechOpenaiConfig(e) : null,
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
@@ -213,6 +245,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
     loginLockWindowMin: e.LOGIN_LOCK_WINDOW_MIN,
     freeMessagesPerMonth: e.FREE_MESSAGES_PER_MONTH ?? PLAN_TABLE.free.limits.messages,
+    speechRetentionDays: e.SPEECH_RETENTION_DAYS,
+    audioCleanupIntervalMin: e.AUDIO_CLEANUP_INTERVAL_MIN,
   };
 }
 
@@ -247,6 +281,23 @@ function openaiConfig(e: z.infer<typeof EnvSchema>): OpenAIConfig {
     model: e.OPENAI_MODEL,
     timeoutMs: e.OPENAI_TIMEOUT_MS,
     maxRetries: e.OPENAI_MAX_RETRIES,
+  };
+}
+
+/** OpenAI itself needs a key; other compatible servers may need none. */
+function speechOpenaiConfig(e: z.infer<typeof EnvSchema>): SpeechOpenAIConfig {
+  if (!e.SPEECH_OPENAI_API_KEY && new URL(e.SPEECH_OPENAI_BASE_URL).hostname === 'api.openai.com') {
+    throw new ConfigError([
+      'SPEECH_OPENAI_API_KEY="": is required when SPEECH_ENGINE=openai and SPEECH_OPENAI_BASE_URL is api.openai.com',
+    ]);
+  }
+  return {
+    baseUrl: e.SPEECH_OPENAI_BASE_URL.replace(/\/+$/, ''),
+    apiKey: e.SPEECH_OPENAI_API_KEY,
+    model: e.SPEECH_OPENAI_MODEL,
+    voice: e.SPEECH_OPENAI_VOICE,
+    responseFormat: e.SPEECH_OPENAI_FORMAT,
+    timeoutMs: e.SPEECH_OPENAI_TIMEOUT_MS,
   };
 }
 

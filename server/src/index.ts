@@ -3,3 +3,7 @@ export { loadConfig, ConfigError, type Config } from './config.ts';
 export { startServer, type RunningServer } from './server.ts';
 export { openStorage } from './storage/index.ts';
 export type { Storage } from './storage/types.ts';
+export { createFakeSynthesizer, type FakeSynthesizerOptions } from './test-support/speech.ts';
+export type { SpeechSynthesizer } from './engines/speech/types.ts';
+export { createSpeechSynthesizer } from './engines/speech/select.ts';
+export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';

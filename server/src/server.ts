@@ -1,4 +1,4 @@
-import { buildApp } from './app.ts';
+import { buildApp, type AppDeps } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openStorage } from './storage/index.ts';
 
@@ -12,6 +12,8 @@ export interface RunningServer {
 /** Opens storage, builds the app and listens. `close` drains replies, sockets, then the database. */
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
+  /** Tests: dependencies to inject instead of those the configuration names. */
+  overrides: Pick<AppDeps, 'speech' | 'clock' | 'audioFiles' | 'engine'> = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env);
   const storage = await openStorage({
@@ -19,7 +21,7 @@ export async function startServer(
     mongodbDbName: config.mongodbDb,
     dataDir: config.dataDir,
   });
-  const { app } = await buildApp({ config, storage });
+  const { app } = await buildApp({ config, storage, ...overrides });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
-import { runScenario, type RecordLine } from './replay.ts';
+import { encodeForRecording, runScenario, type RecordLine } from './replay.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const only = process.argv.slice(2);
@@ -21,7 +21,7 @@ for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.include
     const lines = await runScenario(scenario, client, { url: server.url, token: user.token });
     if (client.problems.length > 0) throw new Error(client.problems.join('; '));
     const meta: RecordLine = { t: 0, dir: 'meta', event: 'scenario', payload: scenario };
-    const text = [meta, ...lines].map((line) => JSON.stringify(line)).join('\n');
+    const text = [meta, ...lines].map((line) => JSON.stringify(encodeForRecording(line))).join('\n');
     writeFileSync(new URL(`./${scenario.name}.jsonl`, import.meta.url), `${text}\n`);
     console.info(`recorded ${scenario.name}.jsonl (${lines.length} lines)`);
   } finally {

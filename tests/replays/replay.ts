@@ -27,33 +27,97 @@ export function readRecording(file: string): { scenario: Scenario; lines: Record
   return { scenario: meta.payload as Scenario, lines };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+/** Binary payloads (speech audio): live ones arrive as Buffer / ArrayBuffer, recorded ones as `{ $binary }`. */
+function bytesOf(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    const binary = (value as { $binary?: unknown }).$binary;
+    if (keys.length === 1 && typeof binary === 'string') return Buffer.from(binary, 'base64');
+  }
+  return null;
+}
+
 /**
- * Ids and times normalised; `server:status` kept only once — a reconnection emits it again at a
+ * What a binary payload is compared by: its length. The builtin speech engine's timings, visemes
+ * and audio lengths are deterministic, but its MP3 bytes are not quite (the encoder's rounding
+ * differs from run to run), so the bytes themselves are not compared.
+ */
+export function binaryDigest(bytes: Uint8Array): string {
+  return `<binary ${bytes.byteLength} bytes>`;
+}
+
+/** Recordings keep binary payloads as their length (a recording stays small and readable). */
+export function encodeForRecording(value: unknown): unknown {
+  const bytes = bytesOf(value);
+  if (bytes) return binaryDigest(bytes);
+  if (Array.isArray(value)) return value.map(encodeForRecording);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encodeForRecording(v)]));
+  }
+  return value;
+}
+
+/** Speech and the gestures placed on it come when synthesis is ready, which depends on the machine. */
+const TIMED_EVENTS: ReadonlySet<string> = new Set([ServerEvent.speechChunk, ServerEvent.avatarIntent]);
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set([ServerEvent.chatReply, ServerEvent.chatError]);
+
+/**
+ * Speech timing aside: each reply's `speech:chunk` and `avatar:intent` lines, in their own order,
+ * move to just before the reply's last event, and `seq` becomes `<seq>` — where synthesis
+ * finishes among the deltas depends on the machine, what is said and in which order does not
+ * (C-4's numbering is checked by tests/socket).
+ */
+function settleSpeech<T extends Pick<RecordLine, 'dir' | 'event' | 'payload'>>(lines: readonly T[]): T[] {
+  const held = new Map<string, T[]>();
+  const out: T[] = [];
+  for (const line of lines) {
+    const replyId = (line.payload as { replyId?: unknown } | null)?.replyId;
+    if (line.dir === 'out' && typeof replyId === 'string' && TIMED_EVENTS.has(line.event)) {
+      held.set(replyId, [...(held.get(replyId) ?? []), line]);
+      continue;
+    }
+    if (line.dir === 'out' && typeof replyId === 'string' && TERMINAL_EVENTS.has(line.event)) {
+      out.push(...(held.get(replyId) ?? []));
+      held.delete(replyId);
+    }
+    out.push(line);
+  }
+  for (const rest of held.values()) out.push(...rest);
+  return out;
+}
+
+/**
+ * Ids and times normalised; binary payloads by length; speech settled (above); `server:status` kept only once — a reconnection emits it again at a
  * point that depends on how many events were missed (P-6, C-8), and nothing else does.
  */
 export function normalise(lines: readonly Pick<RecordLine, 'dir' | 'event' | 'payload'>[]): string[] {
   const ids = new Map<string, string>();
   const walk = (value: unknown): unknown => {
+    const bytes = bytesOf(value);
+    if (bytes) return binaryDigest(bytes);
     if (typeof value === 'string') {
-      if (UUID.test(value)) {
-        if (!ids.has(value)) ids.set(value, `<id${ids.size + 1}>`);
-        return ids.get(value);
-      }
-      return ISO_TIME.test(value) ? '<time>' : value;
+      if (ISO_TIME.test(value)) return '<time>';
+      // Whole ids, and ids inside strings (an audioUrl is `/audio/<replyId>.mp3`).
+      return value.replace(UUID_ANYWHERE, (id) => {
+        if (!ids.has(id)) ids.set(id, `<id${ids.size + 1}>`);
+        return ids.get(id) ?? id;
+      });
     }
     if (Array.isArray(value)) return value.map(walk);
     if (value && typeof value === 'object') {
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, k === 'uptimeS' ? '<n>' : walk(v)]),
+        Object.entries(value).map(([k, v]) => [k, k === 'uptimeS' ? '<n>' : k === 'seq' ? '<seq>' : walk(v)]),
       );
     }
     return value;
   };
   let statusSeen = false;
-  return lines
+  return settleSpeech(lines)
     .filter((line) => {
       if (line.dir === 'meta') return false;
       if (line.event !== ServerEvent.serverStatus) return true;

@@ -1,4 +1,5 @@
 import { accountRoutes, paymentRoutes } from './account.ts';
+import { audioRoutes } from './audio.ts';
 import { authRoutes } from './auth.ts';
 import { chatRoutes } from './chat.ts';
 import { healthRoutes } from './health.ts';
@@ -10,6 +11,7 @@ export const routes = {
   payment: paymentRoutes,
   health: healthRoutes,
   chat: chatRoutes,
+  audio: audioRoutes,
 } as const;
 
 export const allRoutes = [
@@ -18,4 +20,5 @@ export const allRoutes = [
   ...Object.values(paymentRoutes),
   ...Object.values(healthRoutes),
   ...Object.values(chatRoutes),
+  ...Object.values(audioRoutes),
 ];

@@ -979,6 +979,37 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.messages.findReplyTo(userId, question.message._id)).toBeNull();
       });
 
+      it('S-4/S-5/S-6 stores a reply audioUrl, finds it owner-scoped, lists and clears them', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.users.create(newUser(2));
+        const question = await storage.messages.insert(newMessage(userId, sessionId, 1));
+        await storage.messages.insert(
+          newMessage(userId, sessionId, 2, { role: 'assistant', replyTo: question.message._id }),
+        );
+        const replyId = `${sessionId}-message-0002`;
+        const base = {
+          content: 'Hola.',
+          isComplete: true,
+          emotion: null,
+          emotionAnalysis: null,
+          gesture: null,
+        };
+        const url = `/audio/${replyId}.mp3`;
+        expect(
+          (await storage.messages.updateReply(userId, replyId, { ...base, audioUrl: url }))?.audioUrl,
+        ).toBe(url);
+        // An absent audioUrl keeps the stored one.
+        expect((await storage.messages.updateReply(userId, replyId, base))?.audioUrl).toBe(url);
+        expect((await storage.messages.findByAudioUrl(userId, url))?._id).toBe(replyId);
+        expect(await storage.messages.findByAudioUrl('user-0002', url)).toBeNull();
+        expect(await storage.messages.audioUrls(userId)).toEqual([url]);
+        expect(await storage.messages.audioUrls('user-0002')).toEqual([]);
+        expect(await storage.messages.clearAudioUrls('user-0002')).toBe(0);
+        expect(await storage.messages.clearAudioUrls(userId)).toBe(1);
+        expect(await storage.messages.findByAudioUrl(userId, url)).toBeNull();
+        expect(await storage.messages.audioUrls(userId)).toEqual([]);
+      });
+
       it('C-13 lists every message of a session with voice, avatar and gesture, oldest first', async () => {
         const { userId, sessionId } = await givenUserWithSession(1);
         await storage.users.create(newUser(2));

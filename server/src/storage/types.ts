@@ -271,6 +271,8 @@ export interface ReplyPatch {
   emotion: Message['emotion'];
   emotionAnalysis: EmotionAnalysis | null;
   gesture: Gesture | null;
+  /** The reply's audio file (`/audio/<file>`, SPEC.md S-4); absent keeps the stored value. */
+  audioUrl?: string | null;
 }
 
 export interface MessagePage {
@@ -302,6 +304,12 @@ export interface MessageRepository {
   /** The last `limit` (≥ 1) messages of a session, oldest first (context for the reply engine). */
   recent(userId: string, sessionId: string, limit: number): Promise<Message[]>;
   countByUser(userId: string): Promise<number>;
+  /** The user's message with this `audioUrl`, if any (SPEC.md S-5: audio checks are owner-scoped). */
+  findByAudioUrl(userId: string, audioUrl: string): Promise<Message | null>;
+  /** Every `audioUrl` set on the user's messages (SPEC.md S-6). */
+  audioUrls(userId: string): Promise<string[]>;
+  /** Sets `audioUrl` to null on every message of the user's that has one; returns how many. */
+  clearAudioUrls(userId: string): Promise<number>;
 }
 
 export interface Storage {

@@ -23,14 +23,17 @@ import {
 import { analyzeEmotion } from '../../engines/analysis/emotion.ts';
 import { detectLanguage } from '../../engines/analysis/language.ts';
 import type { ReplyContext, ReplyEngine } from '../../engines/reply/types.ts';
+import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
 import { pickMessage } from '../../storage/shared.ts';
 import type { MessageRepository, SessionRepository, SessionState } from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { personalityChangedText } from './personalities.ts';
+import { createReplySpeech, heardPart, joinPcm, resolveVoice, type ReplySpeech } from './reply-speech.ts';
 import { scoreEmotion, toSessionContext, updateContext } from './session-context.ts';
 
 /**
@@ -65,6 +68,15 @@ export interface ChatServiceDeps {
   log: Log;
   /** Overrides REPLY_FLUSH_MS (tests: 0 rewrites the row on every delta). */
   replyFlushMs?: number;
+  /** Null or absent: replies are text only (SPEECH_ENGINE=none; SPEC.md S-1). */
+  speech?: SpeechSynthesizer | null;
+  /** Where a reply's whole audio is stored as `<replyId>.<ext>` (SPEC.md S-4). */
+  audioFiles?: BlobStore;
+}
+
+/** What a stop carries besides its reason: how far the listener had heard (SPEC.md S-2). */
+interface StopInfo {
+  heardUntilMs?: number | undefined;
 }
 
 /** What a send carried besides its text; stored on the user message and its reply (C-13). */
@@ -107,6 +119,7 @@ interface InFlight {
   sessionId: string;
   userMessageId: string;
   controller: AbortController;
+  stop: StopInfo;
   handle: ReplyHandle;
 }
 
@@ -237,6 +250,27 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   /**
+   * Joins the reply's spoken chunks (cut at `untilMs`) into one file, `<replyId>.<ext>` in the
+   * audio store, and answers its URL; null when nothing was spoken or storing failed — the text
+   * reply is kept either way (SPEC.md S-3, S-4).
+   */
+  async function storeAudio(replyId: string, speech: ReplySpeech, untilMs?: number): Promise<string | null> {
+    const synthesizer = deps.speech;
+    const store = deps.audioFiles;
+    const joined = joinPcm(speech.spoken, untilMs);
+    if (!synthesizer || !store || !joined || joined.pcm.length === 0) return null;
+    try {
+      const file = await synthesizer.encodeFile(joined.pcm, joined.sampleRate);
+      const name = `${replyId}.${file.extension}`;
+      await store.put(name, file.data);
+      return `/audio/${name}`;
+    } catch (error) {
+      deps.log.error({ err: error, replyId }, 'storing the reply audio failed');
+      return null;
+    }
+  }
+
+  /**
    * Streams, stores and publishes one reply (ARCHITECTURE §3; SPEC.md C-4, C-5). The reply's row
    * is stored when generation starts (empty, incomplete) and rewritten at most every `flushMs`
    * while it streams, so a crash leaves what was flushed, marked incomplete — never nothing.
@@ -247,6 +281,7 @@ export function createChatService(deps: ChatServiceDeps) {
     options: ReplyOptions,
     replyId: string,
     signal: AbortSignal,
+    stop: StopInfo = {},
   ): Promise<ReplyOutcome> {
     const { sessionId } = userMessage;
     const { personality } = options;
@@ -287,6 +322,43 @@ export function createChatService(deps: ChatServiceDeps) {
     let text = '';
     let analysis: EmotionAnalysis | null = null;
     let gesture: Gesture | null = null;
+    // Speech (S-1): gestures wait for the chunk being written, to start with its audio (atMs).
+    const pendingIntents: { gesture: Gesture; emotion: Emotion; chunkIndex: number }[] = [];
+    const emitIntents = (upTo: number, atMs: number) => {
+      while (pendingIntents.length > 0 && (pendingIntents[0]?.chunkIndex ?? 0) <= upTo) {
+        const intent = pendingIntents.shift();
+        if (!intent) break;
+        emit('avatar:intent', {
+          gesture: intent.gesture,
+          emotion: intent.emotion,
+          shouldAnimate: true,
+          duration: ANIMATION_INTENT_DURATION_MS,
+          atMs,
+        });
+      }
+    };
+    const speech: ReplySpeech | null = deps.speech
+      ? createReplySpeech({
+          synthesizer: deps.speech,
+          language,
+          voice: resolveVoice(options.voiceId, language),
+          signal,
+          log: deps.log,
+          replyId,
+          onChunk: (chunk) => {
+            emitIntents(chunk.index, chunk.startMs);
+            const { result } = chunk;
+            emit('speech:chunk', {
+              text: chunk.text.trim(),
+              mimeType: result.mimeType,
+              audio: result.audio,
+              durationMs: result.durationMs,
+              visemes: result.visemes,
+              words: result.words,
+            });
+          },
+        })
+      : null;
     try {
       // Read before the reply's own row exists; rows of replies still streaming carry no text yet.
       const history = (await messages.recent(userId, sessionId, HISTORY_WINDOW + 1)).filter(
@@ -340,6 +412,7 @@ export function createChatService(deps: ChatServiceDeps) {
             case 'text':
               text += chunk.text;
               emit('chat:delta', { text: chunk.text });
+              speech?.push(chunk.text);
               if (performance.now() - flushedAt >= flushMs && text.length > flushedLength) {
                 await messages.updateReply(userId, replyId, partial());
                 flushedAt = performance.now();
@@ -352,6 +425,14 @@ export function createChatService(deps: ChatServiceDeps) {
               break;
             case 'gesture':
               gesture = chunk.gesture;
+              if (speech && !speech.failed) {
+                pendingIntents.push({
+                  gesture,
+                  emotion: analysis?.emotion ?? 'neutral',
+                  chunkIndex: speech.nextIndex,
+                });
+                break;
+              }
               emit('avatar:intent', {
                 gesture,
                 emotion: analysis?.emotion ?? 'neutral',
@@ -365,12 +446,26 @@ export function createChatService(deps: ChatServiceDeps) {
       } catch (error) {
         if (!signal.aborted) {
           deps.log.error({ err: error, replyId }, 'reply engine failed');
+          await speech?.settled();
           await discard();
           return fail('reply_failed');
         }
       }
+      // The rest of the text is spoken; after a stop nothing more is emitted (S-2).
+      if (speech) {
+        if (signal.aborted) await speech.settled();
+        else await speech.finish();
+      }
+      emitIntents(Number.POSITIVE_INFINITY, speech?.timelineMs ?? 0);
 
       const stopped = signal.aborted ? ((signal.reason as StopReason | undefined) ?? 'cancel') : null;
+      // Barge-in (S-2): the stored reply keeps what was heard of what was spoken.
+      let audioUntilMs: number | undefined;
+      if (stopped === 'cancel' && speech && speech.spoken.length > 0 && stop.heardUntilMs !== undefined) {
+        const heard = heardPart(speech.spoken, stop.heardUntilMs);
+        text = heard.text;
+        audioUntilMs = heard.untilMs;
+      }
       // Deleted with its session: there is no row left to keep anything in.
       if (stopped === 'deleted') return fail('not_found');
       if (stopped && text.trim().length === 0) {
@@ -378,12 +473,14 @@ export function createChatService(deps: ChatServiceDeps) {
         return fail(stopped === 'shutdown' ? 'shutting_down' : 'cancelled');
       }
       const emotionAnalysis = analysis ?? analyzeEmotion(text, language);
+      const audioUrl = speech && !speech.failed ? await storeAudio(replyId, speech, audioUntilMs) : null;
       const message = await messages.updateReply(userId, replyId, {
         content: text,
         isComplete: stopped === null,
         emotion: emotionAnalysis.emotion,
         emotionAnalysis,
         gesture,
+        audioUrl,
       });
       if (!message) return fail('not_found');
       const recorded = await recordExchange(userId, userMessage, message, emotionAnalysis);
@@ -400,6 +497,7 @@ export function createChatService(deps: ChatServiceDeps) {
     } catch (error) {
       // A store failing mid-reply: say so (retryable) rather than leave the client waiting.
       deps.log.error({ err: error, replyId }, 'reply failed');
+      await speech?.settled();
       await discard();
       return fail('reply_failed');
     }
@@ -625,10 +723,11 @@ export function createChatService(deps: ChatServiceDeps) {
       if (stored) await messages.delete(userId, stored._id);
       const replyId = deps.newId();
       const controller = new AbortController();
+      const stop: StopInfo = {};
       const handle: ReplyHandle = {
         replyId,
         alreadyStored: false,
-        done: runReply(userId, userMessage, options, replyId, controller.signal).finally(() => {
+        done: runReply(userId, userMessage, options, replyId, controller.signal, stop).finally(() => {
           inFlight.delete(replyId);
           replyByUserMessage.delete(userMessage._id);
         }),
@@ -638,16 +737,21 @@ export function createChatService(deps: ChatServiceDeps) {
         sessionId: userMessage.sessionId,
         userMessageId: userMessage._id,
         controller,
+        stop,
         handle,
       });
       replyByUserMessage.set(userMessage._id, replyId);
       return handle;
     },
 
-    /** Stops a reply of this user's; what was produced is kept, marked incomplete (SPEC.md C-7). */
-    async cancel(userId: string, replyId: string): Promise<boolean> {
+    /**
+     * Stops a reply of this user's; what was produced is kept, marked incomplete (SPEC.md C-7) —
+     * of a spoken reply, what was heard before `heardUntilMs` (S-2).
+     */
+    async cancel(userId: string, replyId: string, heardUntilMs?: number): Promise<boolean> {
       const flight = inFlight.get(replyId);
       if (!flight || flight.userId !== userId) return false;
+      if (!flight.controller.signal.aborted) flight.stop.heardUntilMs = heardUntilMs;
       flight.controller.abort('cancel' satisfies StopReason);
       await flight.handle.done;
       return true;

@@ -47,7 +47,7 @@ export function chatSocketHandlers(deps: { chat: ChatService }): SocketHandlers 
     });
 
     on(ClientEvent.chatCancel, async (payload, { userId }) => ({
-      cancelled: await chat.cancel(userId, payload.replyId),
+      cancelled: await chat.cancel(userId, payload.replyId, payload.heardUntilMs),
     }));
 
     on(ClientEvent.sessionWatch, async (payload, { socket, userId }) => {

@@ -67,8 +67,21 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
   const updateReply = prepare(
     db,
     `UPDATE messages SET content = @content, is_complete = @isComplete, emotion = @emotion,
-       emotion_analysis = @emotionAnalysis, gesture = @gesture
+       emotion_analysis = @emotionAnalysis, gesture = @gesture,
+       audio_url = CASE WHEN @setAudio = 1 THEN @audioUrl ELSE audio_url END
      WHERE _id = @messageId AND user_id = @userId`,
+  );
+  const byAudioUrl = prepare(
+    db,
+    `SELECT ${COLUMNS} FROM messages WHERE user_id = @userId AND audio_url = @audioUrl LIMIT 1`,
+  );
+  const audioUrls = prepare(
+    db,
+    'SELECT audio_url AS audioUrl FROM messages WHERE user_id = @userId AND audio_url IS NOT NULL',
+  );
+  const clearAudio = prepare(
+    db,
+    'UPDATE messages SET audio_url = NULL WHERE user_id = @userId AND audio_url IS NOT NULL',
   );
   const byId = prepare(db, `SELECT ${COLUMNS} FROM messages WHERE _id = @messageId AND user_id = @userId`);
   const remove = prepare(db, 'DELETE FROM messages WHERE _id = @messageId AND user_id = @userId');
@@ -113,6 +126,8 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
       emotion: patch.emotion,
       emotionAnalysis: patch.emotionAnalysis === null ? null : JSON.stringify(patch.emotionAnalysis),
       gesture: patch.gesture,
+      setAudio: patch.audioUrl === undefined ? 0 : 1,
+      audioUrl: patch.audioUrl ?? null,
     });
     return changes === 0 ? null : fromOptionalRow(byId.get({ userId, messageId }));
   });
@@ -149,6 +164,15 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     },
     async countByUser(userId) {
       return count(countByUser.get({ userId }));
+    },
+    async findByAudioUrl(userId, audioUrl) {
+      return fromOptionalRow(byAudioUrl.get({ userId, audioUrl }));
+    },
+    async audioUrls(userId) {
+      return audioUrls.all({ userId }).map((row) => (row as { audioUrl: string }).audioUrl);
+    },
+    async clearAudioUrls(userId) {
+      return clearAudio.run({ userId }).changes;
     },
   };
 }

@@ -68,6 +68,7 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
               emotion: patch.emotion,
               emotionAnalysis: patch.emotionAnalysis,
               gesture: patch.gesture,
+              ...(patch.audioUrl === undefined ? {} : { audioUrl: patch.audioUrl }),
             },
           },
           { returnDocument: 'after' },
@@ -93,6 +94,22 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
     },
     async countByUser(userId) {
       return messages.countDocuments({ userId });
+    },
+    async findByAudioUrl(userId, audioUrl) {
+      return fromDocument(await messages.findOne({ userId, audioUrl: { $eq: audioUrl } }));
+    },
+    async audioUrls(userId) {
+      const documents = await messages
+        .find({ userId, audioUrl: { $type: 'string' } }, { projection: { audioUrl: 1 } })
+        .toArray();
+      return documents.flatMap((d) => (d.audioUrl === null ? [] : [d.audioUrl]));
+    },
+    async clearAudioUrls(userId) {
+      const result = await messages.updateMany(
+        { userId, audioUrl: { $type: 'string' } },
+        { $set: { audioUrl: null } },
+      );
+      return result.modifiedCount;
     },
   };
 }

@@ -1,0 +1,225 @@
+import { AppError } from '../../lib/app-error.ts';
+import { encodeMp3, encodeMp3File } from './mp3.ts';
+import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult, VoiceParams } from './types.ts';
+import { estimateTimings } from './visemes.ts';
+
+/**
+ * Speech from any OpenAI-compatible `POST {baseUrl}/audio/speech` (OpenAI, Kokoro-FastAPI,
+ * openedai-speech/Piper, LocalAI). We ask for uncompressed audio — `wav` (the rate is in the
+ * header; every such server supports it) or `pcm` (OpenAI's raw 24 kHz 16-bit little-endian) — so
+ * that the pipeline can join chunks and we can find the voiced parts for the visemes; each chunk
+ * is then encoded as MP3 here. These providers give no timings: visemes and word times are
+ * estimated from the text and the audio envelope (visemes.ts `estimateTimings`).
+ *
+ * Failures (network, non-2xx, unreadable audio, time-out) become `AppError('reply_failed')` with
+ * the cause in `detail`. An abort rejects with the signal's reason and closes the request.
+ */
+export interface OpenAISpeechOptions {
+  /** Up to and including `/v1`. */
+  baseUrl: string;
+  apiKey?: string | undefined;
+  model: string;
+  /** Spoken when the requested voice is an espeak voice name (the builtin catalogue's). */
+  defaultVoice: string;
+  responseFormat?: 'wav' | 'pcm';
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** OpenAI documents `pcm` as 24 kHz mono 16-bit little-endian. */
+const OPENAI_PCM_RATE = 24_000;
+const MAX_ERROR_BODY = 300;
+/** Rates lamejs encodes; anything else is resampled to 24 kHz first. */
+const MP3_RATES = new Set([8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]);
+/** espeak speaks 175 words per minute at speed 1. */
+const ESPEAK_WPM_AT_SPEED_1 = 175;
+
+export function createOpenAISynthesizer(options: OpenAISpeechOptions): SpeechSynthesizer {
+  const doFetch = options.fetch ?? fetch;
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/audio/speech`;
+  const format = options.responseFormat ?? 'wav';
+  const fail = (detail: string) =>
+    new AppError('reply_failed', { detail: `openai speech (${options.model}): ${detail}` });
+
+  async function fetchAudio(request: SynthesisRequest): Promise<Uint8Array> {
+    const speed = speedOf(request.voice);
+    const body = JSON.stringify({
+      model: options.model,
+      input: request.text,
+      voice: providerVoice(request.voice.voice, options.defaultVoice),
+      response_format: format,
+      ...(speed === undefined ? {} : { speed }),
+    });
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([request.signal, timeout]);
+    try {
+      const response = await doFetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        body,
+        signal,
+      });
+      if (!response.ok) {
+        const text = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim();
+        throw fail(`provider answered ${response.status}${text ? `: ${text.slice(0, MAX_ERROR_BODY)}` : ''}`);
+      }
+      return new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      request.signal.throwIfAborted();
+      if (error instanceof AppError) throw error;
+      if (timeout.aborted) throw fail(`no complete answer from ${url} within ${options.timeoutMs} ms`);
+      throw fail(`request failed: ${describe(error)}`);
+    }
+  }
+
+  return {
+    name: `openai:${options.model}`,
+    async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
+      request.signal.throwIfAborted();
+      const bytes = await fetchAudio(request);
+      let decoded: { pcm: Int16Array; sampleRate: number };
+      try {
+        decoded = format === 'wav' ? decodeWav(bytes) : { pcm: int16le(bytes), sampleRate: OPENAI_PCM_RATE };
+      } catch (error) {
+        throw fail(`unreadable ${format} audio: ${describe(error)}`);
+      }
+      let { pcm, sampleRate } = decoded;
+      if (!MP3_RATES.has(sampleRate)) {
+        pcm = resampleLinear(pcm, sampleRate, OPENAI_PCM_RATE);
+        sampleRate = OPENAI_PCM_RATE;
+      }
+      request.signal.throwIfAborted();
+      const { visemes, words } = estimateTimings(request.text, request.language, pcm, sampleRate);
+      return {
+        audio: encodeMp3(pcm, sampleRate),
+        mimeType: 'audio/mpeg',
+        pcm,
+        sampleRate,
+        durationMs: Math.round((pcm.length / sampleRate) * 1000),
+        visemes,
+        words,
+      };
+    },
+    encodeFile: encodeMp3File,
+  };
+}
+
+/**
+ * The catalogue's voices are espeak names (`es+f3`, `en-us`, `gmw/en-US+m3`): those mean nothing
+ * to a provider, which then speaks its configured default. Provider names (`alloy`, `af_bella`)
+ * pass through.
+ */
+export function providerVoice(voice: string, fallback: string): string {
+  const espeakName = voice.includes('+') || voice.includes('/') || /^[a-z]{2}(-[a-z0-9]+)*$/i.test(voice);
+  return espeakName || voice === '' ? fallback : voice;
+}
+
+/** `rate` as OpenAI's `speed` (0.25–4); a words-per-minute rate (espeak's) is converted. */
+function speedOf(voice: VoiceParams): number | undefined {
+  if (voice.rate === undefined) return undefined;
+  const speed = voice.rate > 4 ? voice.rate / ESPEAK_WPM_AT_SPEED_1 : voice.rate;
+  return Math.min(4, Math.max(0.25, Math.round(speed * 100) / 100));
+}
+
+/**
+ * A RIFF/WAVE file → mono 16-bit PCM. Takes integer PCM of 8–32 bits and 32-bit float, any channel
+ * count (mixed down). A streamed WAV's data size may be a placeholder (0 or 0xFFFFFFFF): the data
+ * then runs to the end of the file.
+ */
+export function decodeWav(bytes: Uint8Array): { pcm: Int16Array; sampleRate: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a RIFF/WAVE file');
+  let fmt: { format: number; channels: number; sampleRate: number; bits: number } | null = null;
+  let offset = 12;
+  while (offset + 8 <= bytes.length) {
+    const id = tag(offset);
+    const size = view.getUint32(offset + 4, true);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      let format = view.getUint16(body, true);
+      // WAVE_FORMAT_EXTENSIBLE: the real format is the sub-format GUID's first two bytes.
+      if (format === 0xfffe && size >= 26) format = view.getUint16(body + 24, true);
+      fmt = {
+        format,
+        channels: view.getUint16(body + 2, true),
+        sampleRate: view.getUint32(body + 4, true),
+        bits: view.getUint16(body + 14, true),
+      };
+    } else if (id === 'data') {
+      if (!fmt) throw new Error('data before fmt');
+      const end = size === 0 || size === 0xffffffff ? bytes.length : Math.min(bytes.length, body + size);
+      return { pcm: toMonoInt16(view, body, end, fmt), sampleRate: fmt.sampleRate };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error('no data chunk');
+}
+
+function toMonoInt16(
+  view: DataView,
+  start: number,
+  end: number,
+  fmt: { format: number; channels: number; bits: number },
+): Int16Array {
+  const bytesPerSample = fmt.bits / 8;
+  const { channels } = fmt;
+  if (channels < 1 || ![1, 2, 3, 4].includes(bytesPerSample))
+    throw new Error(`unsupported ${fmt.bits}-bit audio`);
+  const isFloat = fmt.format === 3;
+  if (!isFloat && fmt.format !== 1) throw new Error(`unsupported WAV format ${fmt.format}`);
+  if (isFloat && bytesPerSample !== 4) throw new Error('unsupported float width');
+  const read = (at: number): number => {
+    if (isFloat) return view.getFloat32(at, true);
+    switch (bytesPerSample) {
+      case 1:
+        return (view.getUint8(at) - 128) / 128;
+      case 2:
+        return view.getInt16(at, true) / 32768;
+      case 3:
+        return (
+          ((view.getUint8(at + 2) << 24) | (view.getUint8(at + 1) << 16) | (view.getUint8(at) << 8)) / 2 ** 31
+        );
+      default:
+        return view.getInt32(at, true) / 2 ** 31;
+    }
+  };
+  const frameBytes = bytesPerSample * channels;
+  const frames = Math.floor((end - start) / frameBytes);
+  const out = new Int16Array(frames);
+  for (let f = 0; f < frames; f++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += read(start + f * frameBytes + c * bytesPerSample);
+    out[f] = Math.max(-32768, Math.min(32767, Math.round((sum / channels) * 32768)));
+  }
+  return out;
+}
+
+function int16le(bytes: Uint8Array): Int16Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Int16Array(Math.floor(bytes.length / 2));
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt16(i * 2, true);
+  return out;
+}
+
+/** Linear interpolation: enough for speech going into a 48 kbps MP3. */
+function resampleLinear(pcm: Int16Array, from: number, to: number): Int16Array {
+  const out = new Int16Array(Math.round((pcm.length * to) / from));
+  for (let i = 0; i < out.length; i++) {
+    const x = (i * from) / to;
+    const i0 = Math.floor(x);
+    const a = pcm[i0] ?? 0;
+    const b = pcm[i0 + 1] ?? a;
+    out[i] = Math.round(a + (b - a) * (x - i0));
+  }
+  return out;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}

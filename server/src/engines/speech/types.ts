@@ -1,0 +1,59 @@
+import type { Language } from '@alma/protocol';
+
+/**
+ * Speech synthesis: text in, audio out, with the timings the avatar's mouth needs. One
+ * implementation per provider (`builtin` espeak-ng wasm, `openai` /v1/audio/speech), chosen by
+ * configuration. The reply pipeline calls `synthesize` once per speakable chunk, in order.
+ */
+export interface VoiceParams {
+  /** The synthesiser's own voice name, e.g. espeak's `es+f3` or an OpenAI voice `alloy`. */
+  voice: string;
+  /** Words per minute (espeak) or a speed factor the provider understands; engine-specific. */
+  rate?: number;
+  /** 0–100 (espeak pitch); ignored by providers without it. */
+  pitch?: number;
+}
+
+export interface SynthesisRequest {
+  text: string;
+  language: Language;
+  voice: VoiceParams;
+  signal: AbortSignal;
+}
+
+/** One Oculus viseme at a time offset: `v` is `sil`, `PP`, `FF`, `TH`, `DD`, `kk`, `CH`, `SS`, `nn`, `RR`, `aa`, `E`, `I`, `O`, `U`. */
+export interface VisemeKey {
+  /** Milliseconds from the start of this chunk's audio. */
+  t: number;
+  v: string;
+  /** Weight 0–1. */
+  w: number;
+}
+
+export interface WordTiming {
+  t: number;
+  text: string;
+}
+
+export interface SynthesisResult {
+  /** Encoded audio for this chunk (playable on its own in a browser). */
+  audio: Uint8Array;
+  mimeType: string;
+  /** Raw PCM of the same audio, so the pipeline can join chunks into one file for the reply. */
+  pcm: Int16Array;
+  sampleRate: number;
+  durationMs: number;
+  visemes: VisemeKey[];
+  words: WordTiming[];
+}
+
+export interface SpeechSynthesizer {
+  /** Reported by /health (engines.speech). */
+  readonly name: string;
+  synthesize(request: SynthesisRequest): Promise<SynthesisResult>;
+  /** Encodes a whole reply's PCM as one file (the stored `audioUrl`). */
+  encodeFile(
+    pcm: Int16Array,
+    sampleRate: number,
+  ): Promise<{ data: Uint8Array; mimeType: string; extension: string }>;
+}

@@ -1,0 +1,259 @@
+import type { Language } from '@alma/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBuiltinSynthesizer, type BuiltinSpeechSynthesizer } from './builtin.ts';
+import { SPEECH_CORPUS } from './corpus.ts';
+import type { VisemeKey } from './types.ts';
+import {
+  estimateTimings,
+  estimateVisemes,
+  segmentPhoneme,
+  VISEMES,
+  visemesFromPhonemes,
+  voicedRegions,
+} from './visemes.ts';
+
+/** Every espeak voice of the two languages (list_voices, ENGINES.md). */
+const VOICES: Record<Language, string[]> = {
+  es: ['es', 'es-419'],
+  en: [
+    'en-us',
+    'en',
+    'en-gb-x-rp',
+    'en-029',
+    'en-gb-scotland',
+    'en-us-nyc',
+    'en-gb-x-gbclan',
+    'en-gb-x-gbcwmd',
+  ],
+};
+const MOUTH_OPEN = new Set(['aa', 'E', 'I', 'O', 'U']);
+
+let synth: BuiltinSpeechSynthesizer;
+beforeAll(() => {
+  synth = createBuiltinSynthesizer();
+});
+
+describe('viseme tables', () => {
+  for (const language of ['es', 'en'] as const) {
+    it(`cover every phoneme espeak emits for the ${language} corpus, in every ${language} voice`, async () => {
+      expect(SPEECH_CORPUS[language].length).toBeGreaterThanOrEqual(20);
+      const emitted = new Map<string, number>();
+      for (const voice of VOICES[language]) {
+        for (const text of SPEECH_CORPUS[language]) {
+          const { phonemes } = await synth.synthesizeDetailed({
+            text,
+            language,
+            voice: { voice },
+            signal: new AbortController().signal,
+          });
+          for (const p of phonemes) emitted.set(p.id, (emitted.get(p.id) ?? 0) + 1);
+        }
+      }
+      const uncovered = [...emitted.keys()].filter((id) => segmentPhoneme(id, language).unknown.length > 0);
+      console.info(
+        `${language}: ${emitted.size} phoneme ids from espeak (${VOICES[language].join(', ')}):`,
+        [...emitted.keys()].map((id) => (id === '' ? '(pause)' : id)).join(' '),
+      );
+      expect(uncovered).toEqual([]);
+      // Each table entry names one of the 15 Oculus visemes.
+      for (const id of emitted.keys()) {
+        for (const s of segmentPhoneme(id, language).segments) expect(VISEMES).toContain(s.v);
+      }
+    });
+  }
+
+  it('maps sounds to the mouth shapes that make them', () => {
+    const first = (id: string, language: Language) => segmentPhoneme(id, language).segments[0]?.v;
+    expect(first('m', 'es')).toBe('PP');
+    expect(first('f', 'es')).toBe('FF');
+    expect(first('θ', 'es')).toBe('TH');
+    expect(first('tʃ', 'es')).toBe('CH');
+    expect(first('ɾ', 'es')).toBe('RR');
+    expect(first('ˈa', 'es')).toBe('aa');
+    expect(first('ˈo', 'es')).toBe('O');
+    expect(first('v', 'en')).toBe('FF');
+    expect(first('dʒ', 'en')).toBe('CH');
+    expect(first('ɹ', 'en')).toBe('RR');
+    expect(segmentPhoneme('ˈaɪ', 'en').segments.map((s) => s.v)).toEqual(['aa', 'I']);
+    expect(segmentPhoneme('ɑːɹ', 'en').segments.map((s) => s.v)).toEqual(['aa', 'RR']);
+    expect(segmentPhoneme('ˈoʊ', 'en').stressed).toBe(true);
+  });
+});
+
+describe('visemes from phoneme events', () => {
+  const track = (events: [number, string][], duration: number, language: Language = 'es') =>
+    visemesFromPhonemes(
+      events.map(([t, id]) => ({ t, id })),
+      language,
+      duration,
+    );
+
+  it('keys each phoneme at its start, with sil at pauses and at the end', () => {
+    const keys = track(
+      [
+        [0, 'ˈo'],
+        [139, 'l'],
+        [203, 'a'],
+        [257, ''],
+      ],
+      414,
+    );
+    expect(keys.map((k) => [k.t, k.v])).toEqual([
+      [0, 'O'],
+      [139, 'nn'],
+      [203, 'aa'],
+      [257, 'sil'],
+    ]);
+  });
+
+  it('starts with sil when speech starts late, and closes the mouth at the end', () => {
+    const keys = track(
+      [
+        [30, 'm'],
+        [90, 'ˈa'],
+      ],
+      300,
+    );
+    expect(keys[0]).toEqual({ t: 0, v: 'sil', w: 1 });
+    expect(keys[keys.length - 1]).toEqual({ t: 300, v: 'sil', w: 1 });
+  });
+
+  it('lets a zero-length phoneme give way to the next, and lightens short ones (no flicker)', () => {
+    const keys = track(
+      [
+        [0, 'ˈa'],
+        [100, ''],
+        [100, 't'],
+        [110, 'ˈa'],
+        [200, 'k'],
+        [290, 'a'],
+      ],
+      400,
+    );
+    expect(keys.filter((k) => k.t === 100)).toEqual([expect.objectContaining({ v: 'DD' })]);
+    const shortT = keys.find((k) => k.t === 100)!;
+    const longK = keys.find((k) => k.t === 200)!;
+    // 10 ms of t is approached, not reached; 90 ms of k gets its full (light) tongue weight.
+    expect(shortT.w).toBeLessThan(0.6 * 0.5);
+    expect(longK.w).toBeCloseTo(0.5);
+    // A closure shows even when brief.
+    const brief = track(
+      [
+        [0, 'ˈa'],
+        [100, 'p'],
+        [110, 'a'],
+      ],
+      300,
+    );
+    expect(brief.find((k) => k.t === 100)).toMatchObject({ v: 'PP', w: 1 });
+  });
+
+  it('anticipates lip shapes: a half-weight key of PP/FF/O/U shortly before it sounds', () => {
+    // The 200 ms vowel anticipates the m; the 60 ms m is too short to anticipate the o.
+    const keys = track(
+      [
+        [0, 'ˈa'],
+        [200, 'm'],
+        [260, 'o'],
+      ],
+      400,
+    );
+    expect(keys.map((k) => [k.t, k.v, k.w])).toEqual([
+      [0, 'aa', 1],
+      [160, 'PP', 0.5],
+      [200, 'PP', 1],
+      [260, 'O', 0.81],
+      [400, 'sil', 1],
+    ]);
+  });
+
+  it('splits a diphthong across its duration', () => {
+    const keys = track(
+      [
+        [0, 'ˈaɪ'],
+        [200, ''],
+      ],
+      300,
+      'en',
+    );
+    expect(keys.map((k) => [k.t, k.v])).toEqual([
+      [0, 'aa'],
+      [100, 'I'],
+      [200, 'sil'],
+    ]);
+  });
+});
+
+describe('estimated visemes (providers without timings)', () => {
+  const RATE = 24_000;
+  /** Silence and a voiced buzz (a 180 Hz tone with harmonics) at the given ms spans. */
+  function audio(totalMs: number, voiced: [number, number][]): Int16Array {
+    const pcm = new Int16Array(Math.round((totalMs * RATE) / 1000));
+    for (const [from, to] of voiced) {
+      for (let i = Math.round((from * RATE) / 1000); i < Math.round((to * RATE) / 1000); i++) {
+        const x = (2 * Math.PI * 180 * i) / RATE;
+        pcm[i] = Math.round(8000 * (Math.sin(x) + 0.5 * Math.sin(2 * x) + 0.25 * Math.sin(3 * x)));
+      }
+    }
+    return pcm;
+  }
+  const inside = (t: number, regions: [number, number][]) => regions.some(([a, b]) => t >= a && t < b);
+
+  function expectOpenOnlyWhereVoiced(keys: VisemeKey[], regions: [number, number][]) {
+    const open = keys.filter((k) => MOUTH_OPEN.has(k.v));
+    expect(open.length).toBeGreaterThan(3);
+    for (const key of open) expect(inside(key.t, regions), `${key.v} at ${key.t}`).toBe(true);
+    keys.slice(1).forEach((key, i) => expect(key.t).toBeGreaterThan(keys[i]!.t));
+    expect(keys[keys.length - 1]!.v).toBe('sil');
+  }
+
+  it('finds the voiced regions of the envelope', () => {
+    const regions = voicedRegions(
+      audio(2000, [
+        [300, 800],
+        [1200, 1700],
+      ]),
+      RATE,
+    );
+    expect(regions).toEqual([
+      [300, 800],
+      [1200, 1700],
+    ]);
+  });
+
+  it('opens the mouth only where there is sound, and closes it over each silence', () => {
+    const voiced: [number, number][] = [
+      [300, 800],
+      [1200, 1700],
+    ];
+    const { visemes, words } = estimateTimings('Hola, ¿qué tal estás hoy?', 'es', audio(2000, voiced), RATE);
+    expectOpenOnlyWhereVoiced(visemes, voiced);
+    expect(visemes[0]).toEqual({ t: 0, v: 'sil', w: 1 });
+    // The silence between the regions is keyed sil at the first region's end.
+    expect(visemes.find((k) => k.t === 800)?.v).toBe('sil');
+    expect(words.map((w) => w.text)).toEqual(['Hola', 'qué', 'tal', 'estás', 'hoy']);
+    for (const w of words) expect(inside(w.t, voiced)).toBe(true);
+  });
+
+  it('follows the envelope of real speech (espeak audio, its timings withheld)', async () => {
+    for (const [language, text, voice] of [
+      ['es', 'Me encanta hablar contigo. Cuéntame más, por favor.', 'es+f3'],
+      ['en', 'Thank you for telling me about your wonderful day.', 'en-us+m3'],
+    ] as const) {
+      const spoken = await synth.synthesize({
+        text,
+        language,
+        voice: { voice },
+        signal: new AbortController().signal,
+      });
+      const regions = voicedRegions(spoken.pcm, spoken.sampleRate);
+      expect(regions.length).toBeGreaterThan(0);
+      const keys = estimateVisemes(text, language, spoken.pcm, spoken.sampleRate);
+      expectOpenOnlyWhereVoiced(keys, regions);
+    }
+  });
+
+  it('gives a closed mouth for silence', () => {
+    expect(estimateVisemes('Hola', 'es', new Int16Array(24_000), RATE)).toEqual([{ t: 0, v: 'sil', w: 1 }]);
+  });
+});
