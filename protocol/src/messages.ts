@@ -26,6 +26,10 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     protocol_mismatch: 'A new version of Alma is available. Please reload the page.',
     origin_not_allowed: 'You are not authorized to perform this action.',
     transcription_not_configured: 'Voice transcription is not configured on this server.',
+    unsupported_audio: 'This audio format is not supported. Record a WebM or Ogg (Opus) voice note.',
+    invalid_audio: 'The voice note could not be read: the file is damaged or incomplete.',
+    audio_too_long: 'The voice note is too long: the limit is 10 minutes and 10 MB.',
+    voice_note_failed: 'Error processing the voice note. Please try again.',
     payments_maintenance:
       'Paid plans are in maintenance: upgrades, billing, cancellation and reactivation are disabled for now. Contact support to upgrade to Pro.',
     no_active_subscription:
@@ -59,6 +63,10 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     protocol_mismatch: 'Hay una nueva versión de Alma. Recarga la página.',
     origin_not_allowed: 'No tienes autorización para realizar esta acción.',
     transcription_not_configured: 'La transcripción de voz no está configurada en este servidor.',
+    unsupported_audio: 'Este formato de audio no se admite. Graba una nota de voz WebM u Ogg (Opus).',
+    invalid_audio: 'No se pudo leer la nota de voz: el archivo está dañado o incompleto.',
+    audio_too_long: 'La nota de voz es demasiado larga: el límite es de 10 minutos y 10 MB.',
+    voice_note_failed: 'Error al procesar la nota de voz. Por favor, intenta de nuevo.',
     payments_maintenance:
       'Los planes de pago están en mantenimiento: la mejora de plan, la facturación, la cancelación y la reactivación están desactivadas por ahora. Contacta con soporte para pasar a Pro.',
     // Spec §8: "No tienes una suscripción activa" maps to the full no-active-subscription text.

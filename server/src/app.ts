@@ -6,7 +6,10 @@ import type { Config } from './config.ts';
 import { createReplyEngine } from './engines/reply/select.ts';
 import type { ReplyEngine } from './engines/reply/types.ts';
 import { createSpeechSynthesizer } from './engines/speech/select.ts';
+import { createTranscriber } from './engines/transcription/select.ts';
+import type { Transcriber } from './engines/transcription/types.ts';
 import type { SpeechSynthesizer } from './engines/speech/types.ts';
+import { createBuiltinSynthesizer } from './engines/speech/builtin.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
 import { createMailer, type Mailer } from './email/mailer.ts';
 import { registerAccountRoutes } from './modules/auth/account.routes.ts';
@@ -23,6 +26,8 @@ import { createHealthCheck, registerHealthRoutes } from './modules/health/health
 import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
+import { registerVoiceNoteRoutes } from './modules/voice-notes/voice-notes.routes.ts';
+import { createVoiceNotesService } from './modules/voice-notes/voice-notes.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
@@ -35,6 +40,8 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from 
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
+import { registerVoicesRoutes } from './voices/voices.routes.ts';
+import { createVoicesService, type VoicesService } from './voices/voices.service.ts';
 import type { Storage } from './storage/types.ts';
 
 export interface AppDeps {
@@ -51,6 +58,8 @@ export interface AppDeps {
   speech?: SpeechSynthesizer | null;
   /** Defaults to files in DATA_DIR/audio. */
   audioFiles?: BlobStore;
+  /** Defaults to the transcriber TRANSCRIBE_ENGINE names; null: voice notes refused. */
+  transcriber?: Transcriber | null;
 }
 
 export interface AlmaApp {
@@ -59,6 +68,7 @@ export interface AlmaApp {
   chat: ChatService;
   account: AccountService;
   audio: AudioService;
+  voices: VoicesService;
 }
 
 /**
@@ -74,7 +84,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const engine = deps.engine ?? createReplyEngine(config);
   const speech = deps.speech === undefined ? createSpeechSynthesizer(config) : deps.speech;
   const audioFiles = deps.audioFiles ?? createDiskBlobStore(join(config.dataDir, 'audio'));
-  const engines = { reply: engine.name, speech: speech?.name ?? 'none', transcription: 'none' };
+  const transcriber = deps.transcriber === undefined ? createTranscriber(config) : deps.transcriber;
+  const engines = {
+    reply: engine.name,
+    speech: speech?.name ?? 'none',
+    transcription: transcriber?.name ?? 'none',
+  };
 
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
@@ -172,12 +187,28 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     speech,
     audioFiles,
   });
+  const voiceNotes = createVoiceNotesService({
+    chat,
+    messages: storage.messages,
+    transcriber,
+    audioFiles,
+    voice: plans.voice,
+    publisher,
+    newId,
+    log: app.log,
+  });
   const audio = createAudioService({
     files: audioFiles,
     messages: storage.messages,
     clock,
     log: app.log,
     retentionDays: config.speechRetentionDays,
+  });
+  // Previews are of builtin voices (V-5): the reply synthesiser when it is the builtin one.
+  const voices = createVoicesService({
+    preferences: storage.users,
+    synthesizer: speech?.name === 'builtin' ? speech : createBuiltinSynthesizer(),
+    previewDir: join(config.dataDir, 'system-voices'),
   });
   const oauth = createOAuthService({
     clients: createOAuthClients(config.oauth),
@@ -197,6 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   registerUsersRoutes(app, { users });
   registerChatRoutes(app, { chat });
   registerAudioRoutes(app, { audio });
+  await registerVoiceNoteRoutes(app, { chat, voiceNotes, publisher });
+  registerVoicesRoutes(app, { voices });
   registerOAuthRoutes(app, {
     oauth,
     rateLimitMax: config.authRateLimitMax,
@@ -204,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   });
   registerPlansRoutes(app, { plans });
   registerPaymentRoutes(app, { payments });
-  addHandlers(chatSocketHandlers({ chat }));
+  addHandlers(chatSocketHandlers({ chat, voiceNotes }));
   await registerClient(app, config.clientDist);
   const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
@@ -221,5 +254,5 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     io.engine.close();
   });
 
-  return { app, io, chat, account, audio };
+  return { app, io, chat, account, audio, voices };
 }

@@ -48,6 +48,13 @@ const EnvSchema = z.object({
   SPEECH_OPENAI_VOICE: z.string().min(1).default('alloy'),
   SPEECH_OPENAI_FORMAT: z.enum(['wav', 'pcm']).default('wav'),
   SPEECH_OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
+  // Voice-note transcription (engines/transcription; SPEC.md V-3): auto = the provider when
+  // configured, else the browser's transcript.
+  TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'hint', 'none']).default('auto'),
+  TRANSCRIBE_OPENAI_BASE_URL: httpUrl.optional(),
+  TRANSCRIBE_OPENAI_API_KEY: z.string().min(1).optional(),
+  TRANSCRIBE_OPENAI_MODEL: z.string().min(1).default('whisper-1'),
+  TRANSCRIBE_OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(60_000),
   AUTH_RATE_LIMIT_MAX: intFrom(1, 100_000).default(20),
   SOCKET_EVENT_RATE_LIMIT: intFrom(1, 100_000).default(30),
   SOCKET_RECORD_DIR: z.string().min(1).optional(),
@@ -112,6 +119,14 @@ export interface SpeechOpenAIConfig {
   timeoutMs: number;
 }
 
+/** TRANSCRIBE_ENGINE=openai (see engines/transcription/openai.ts). */
+export interface TranscribeOpenAIConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
 /** REPLY_ENGINE=local (see engines/reply/local.ts). */
 export interface LocalLlmConfig {
   /** Absolute. */
@@ -141,6 +156,9 @@ export interface Config {
   speechEngine: z.infer<typeof EnvSchema>['SPEECH_ENGINE'];
   /** Set exactly when speechEngine is 'openai'. */
   speechOpenai: SpeechOpenAIConfig | null;
+  transcribeEngine: z.infer<typeof EnvSchema>['TRANSCRIBE_ENGINE'];
+  /** Set when the provider is used: TRANSCRIBE_ENGINE=openai, or auto with a URL or key given. */
+  transcribeOpenai: TranscribeOpenAIConfig | null;
   authRateLimitMax: number;
   socketEventRateLimit: number;
   socketRecordDir: string | undefined;
@@ -215,6 +233,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm: e.REPLY_ENGINE === 'local' ? localLlmConfig(e) : null,
     speechEngine: e.SPEECH_ENGINE,
     speechOpenai: e.SPEECH_ENGINE === 'openai' ? speechOpenaiConfig(e) : null,
+    transcribeEngine: e.TRANSCRIBE_ENGINE,
+    transcribeOpenai: transcribeOpenaiConfig(e),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
@@ -298,6 +318,23 @@ function speechOpenaiConfig(e: z.infer<typeof EnvSchema>): SpeechOpenAIConfig {
     voice: e.SPEECH_OPENAI_VOICE,
     responseFormat: e.SPEECH_OPENAI_FORMAT,
     timeoutMs: e.SPEECH_OPENAI_TIMEOUT_MS,
+  };
+}
+
+function transcribeOpenaiConfig(e: z.infer<typeof EnvSchema>): TranscribeOpenAIConfig | null {
+  const given = e.TRANSCRIBE_OPENAI_BASE_URL !== undefined || e.TRANSCRIBE_OPENAI_API_KEY !== undefined;
+  if (e.TRANSCRIBE_ENGINE !== 'openai' && !(e.TRANSCRIBE_ENGINE === 'auto' && given)) return null;
+  const baseUrl = e.TRANSCRIBE_OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  if (!e.TRANSCRIBE_OPENAI_API_KEY && new URL(baseUrl).hostname === 'api.openai.com') {
+    throw new ConfigError([
+      'TRANSCRIBE_OPENAI_API_KEY="": is required when TRANSCRIBE_OPENAI_BASE_URL is api.openai.com',
+    ]);
+  }
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: e.TRANSCRIBE_OPENAI_API_KEY,
+    model: e.TRANSCRIBE_OPENAI_MODEL,
+    timeoutMs: e.TRANSCRIBE_OPENAI_TIMEOUT_MS,
   };
 }
 

@@ -45,6 +45,8 @@ export default defineConfig({
         '--disable-quic',
         '--use-angle=swiftshader',
         '--enable-unsafe-swiftshader',
+        // Spoken replies start on their own (spec §1); headless runs have no audio device.
+        '--autoplay-policy=no-user-gesture-required',
       ],
     },
   },

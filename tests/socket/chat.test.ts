@@ -242,7 +242,7 @@ describe('chat:send', () => {
     }
   });
 
-  it('C-10 a voice note answers transcription_not_configured, never a made-up transcript', async () => {
+  it('C-10 a voice note that is not audio is refused, never a made-up transcript', async () => {
     const c = connect();
     await c.connected();
     const ack = await c.request(ClientEvent.chatVoice, {
@@ -251,7 +251,7 @@ describe('chat:send', () => {
       mimeType: 'audio/webm',
       durationMs: 1000,
     });
-    expect(ack).toMatchObject({ ok: false, error: { code: 'transcription_not_configured' } });
+    expect(ack).toMatchObject({ ok: false, error: { code: 'unsupported_audio' } });
   });
 
   it('P-5 rate limits a flooding socket', async () => {

@@ -28,6 +28,8 @@ export const StorageKey = {
   languageChoice: 'languageChoice',
   rememberedEmail: 'rememberedEmail',
   rememberMe: 'rememberMe',
+  /** "1" while spoken replies are muted (spec §2 control bar: sound on or off). */
+  soundMuted: 'soundMuted',
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 

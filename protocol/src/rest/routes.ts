@@ -3,6 +3,8 @@ import { audioRoutes } from './audio.ts';
 import { authRoutes } from './auth.ts';
 import { chatRoutes } from './chat.ts';
 import { healthRoutes } from './health.ts';
+import { voiceNoteRoutes } from './voice-notes.ts';
+import { voicesRoutes } from './voices.ts';
 
 /** Every REST route, by domain. Later issues add their domains here. */
 export const routes = {
@@ -12,6 +14,8 @@ export const routes = {
   health: healthRoutes,
   chat: chatRoutes,
   audio: audioRoutes,
+  voices: voicesRoutes,
+  voiceNotes: voiceNoteRoutes,
 } as const;
 
 export const allRoutes = [
@@ -21,4 +25,5 @@ export const allRoutes = [
   ...Object.values(healthRoutes),
   ...Object.values(chatRoutes),
   ...Object.values(audioRoutes),
+  ...Object.values(voicesRoutes),
 ];

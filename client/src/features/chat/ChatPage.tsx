@@ -7,6 +7,7 @@ import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { Toaster } from '../../components/ui/Toaster.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { installAudioUnlock, stopSpeech } from './audio/speech.ts';
 import { AvatarStage } from './components/AvatarStage.tsx';
 import { ChatHeader } from './components/ChatHeader.tsx';
 import { Composer } from './components/Composer.tsx';
@@ -50,7 +51,12 @@ function ChatScreen() {
 
   useEffect(() => {
     void useChat.getState().loadSessions();
-    return () => useChat.getState().reset();
+    const removeUnlock = installAudioUnlock();
+    return () => {
+      removeUnlock();
+      stopSpeech();
+      useChat.getState().reset();
+    };
   }, []);
 
   // Closing the overlay moves focus to the control that brings it back.

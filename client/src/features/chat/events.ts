@@ -43,6 +43,8 @@ export interface LocalMessage {
   sending?: boolean;
   /** False for a reply stopped before its end. */
   isComplete?: boolean;
+  /** A bot reply's stored audio (`/audio/<file>`); the file may be removed by cleanup (S-7). */
+  audioUrl?: string | null;
   /** On an error message: what "retry" sends again, with the same clientMessageId. */
   retry?: { clientMessageId: string; text: string; sessionId: string | null };
 }
@@ -107,6 +109,7 @@ export function fromServerMessage(message: Message): LocalMessage {
     personality: message.personality,
     clientMessageId: message.clientMessageId,
     isComplete: message.isComplete,
+    audioUrl: message.audioUrl,
   };
 }
 
@@ -238,7 +241,7 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
       };
     }
     case ServerEvent.speechChunk: {
-      // Audio playback arrives with the avatar issue; the seq still counts as seen.
+      // The store plays the chunk (audio/speech.ts) when this accepts it; the seq counts as seen.
       const ev = event.payload;
       if (!concernsView(state, ev)) return state;
       const stream = track(state, ev);
@@ -253,6 +256,7 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
         emotion: ev.reply.emotion,
         personality: ev.reply.personality,
         replyId: ev.replyId,
+        audioUrl: ev.message.audioUrl ?? ev.reply.audioUrl,
       };
       const streamId = streamMessageId(ev.replyId);
       const alreadyStored = state.messages.some((m) => m.id === final.id);
@@ -294,7 +298,18 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
         ev.retryable && pending
           ? { clientMessageId: pending.clientMessageId, text: pending.text, sessionId: pending.sessionId }
           : undefined;
-      messages = [...messages, errorMessage(ev.message, retry)];
+      // A reply the user cut off (barge-in, SPEC.md S-2) is no error: a note says it stopped.
+      const note: LocalMessage =
+        ev.code === 'cancelled'
+          ? {
+              id: `system:cancelled:${ev.replyId ?? Date.now()}`,
+              type: 'system',
+              content: '',
+              contentKey: 'chat.replyStopped',
+              timestamp: new Date().toISOString(),
+            }
+          : errorMessage(ev.message, retry);
+      messages = [...messages, note];
       return {
         ...state,
         ...(ev.replyId ? finish(state, ev.replyId) : {}),

@@ -14,6 +14,7 @@ type SendResult = Ack<ClientResult<typeof ClientEvent.chatSend>>;
 function fakeTransport(answers: SendResult[]) {
   const sent: Parameters<ChatTransport['send']>[0][] = [];
   const watched: string[] = [];
+  const cancelled: Parameters<ChatTransport['cancel']>[0][] = [];
   const transport: ChatTransport = {
     isConnected: () => true,
     send: (payload) => {
@@ -23,8 +24,12 @@ function fakeTransport(answers: SendResult[]) {
       return Promise.resolve(answer);
     },
     watch: (sessionId) => watched.push(sessionId),
+    cancel: (payload) => {
+      cancelled.push(payload);
+      return Promise.resolve({ ok: true, data: { cancelled: true } });
+    },
   };
-  return { transport, sent, watched };
+  return { transport, sent, watched, cancelled };
 }
 
 beforeEach(() => {
@@ -67,15 +72,31 @@ describe('send', () => {
     expect(state.messages[0]?.sending).toBe(false);
   });
 
-  it('ignores empty or whitespace-only text and anything while a reply is pending', async () => {
-    const { transport, sent } = fakeTransport([
-      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
-    ]);
+  it('ignores empty or whitespace-only text and anything while a send awaits its ack', async () => {
+    const { transport, sent } = fakeTransport([]);
     useChat.getState().setTransport(transport);
     expect(await useChat.getState().send('   ')).toBe(false);
-    await useChat.getState().send('Hola');
+    useChat.setState({ pending: { clientMessageId: 'c', text: 'x', sessionId: null, replyId: null } });
     expect(await useChat.getState().send('otra')).toBe(false);
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('barge-in: a send while a reply is being written cancels it first (SPEC.md S-2)', async () => {
+    const { transport, sent, cancelled } = fakeTransport([
+      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+      {
+        ok: true,
+        data: { message: stored({ _id: 'm-2' }), sessionId: 's-new', replyId: 'r2', duplicate: false },
+      },
+    ]);
+    useChat.getState().setTransport(transport);
+    await useChat.getState().send('Hola');
+    expect(useChat.getState().pending?.replyId).toBe('r1');
+    expect(await useChat.getState().send('otra')).toBe(true);
+    // Nothing was played (no Web Audio in jsdom), so no heardUntilMs is claimed.
+    expect(cancelled).toEqual([{ replyId: 'r1' }]);
+    expect(sent.map((p) => p.message)).toEqual(['Hola', 'otra']);
+    expect(useChat.getState().pending?.replyId).toBe('r2');
   });
 
   it('while offline, adds the local "server unavailable" message and sends nothing', async () => {

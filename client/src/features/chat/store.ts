@@ -18,6 +18,8 @@ import { i18n } from '../../lib/i18n.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast.ts';
+import type { StopResult } from './audio/queue.ts';
+import { playSpeechChunk, speechQueue, stopSpeech } from './audio/speech.ts';
 import {
   errorMessage,
   fromServerMessage,
@@ -36,6 +38,8 @@ export interface ChatTransport {
     payload: ClientPayload<typeof ClientEvent.chatSend>,
   ) => Promise<Ack<ClientResult<typeof ClientEvent.chatSend>>>;
   watch: (sessionId: string) => void;
+  /** `chat:cancel` (SPEC.md C-7, S-2); resolves when the server has ended the reply. */
+  cancel: (payload: ClientPayload<typeof ClientEvent.chatCancel>) => Promise<unknown>;
 }
 
 export type HealthState = 'checking' | 'online' | 'offline' | 'unknown';
@@ -228,6 +232,25 @@ export const useChat = create<ChatState>()((set, get) => {
     }
   }
 
+  /**
+   * Barge-in (SPEC.md S-2): a new send stops the speech at once (in `send`); a reply still being
+   * written is cancelled with how much of it was heard, and the send waits for that reply to end.
+   * False when the pending reply cannot be cancelled (not acknowledged yet, or no socket).
+   */
+  async function cancelPending(stopped: StopResult | null): Promise<boolean> {
+    const pending = get().pending;
+    if (!pending) return true;
+    if (!pending.replyId || !transport?.isConnected()) return false;
+    const replyId = pending.replyId;
+    await transport.cancel({
+      replyId,
+      ...(stopped?.replyId === replyId ? { heardUntilMs: stopped.heardUntilMs } : {}),
+    });
+    // The cancel is acked after the reply's last event (C-7); settle it if that went missing.
+    if (get().pending?.replyId === replyId) set({ pending: null, typing: false });
+    return true;
+  }
+
   function fail(clientMessageId: string, text: string, sessionId: string | null, error: ErrorBody): void {
     const state = get();
     const limited = error.code === 'limit_reached';
@@ -269,6 +292,8 @@ export const useChat = create<ChatState>()((set, get) => {
       const next = reduceServerEvent(before, event);
       if (next === before) return;
       set(next);
+      // Speech of a reply this tab shows is played unless muted (spec §4 Message send).
+      if (event.name === ServerEvent.speechChunk) playSpeechChunk(event.payload);
       // A finished exchange changes the session's count and may title it: refresh the list.
       if (event.name === ServerEvent.chatReply) void get().loadSessions();
       if (next.activeSessionId !== before.activeSessionId && next.activeSessionId !== null) {
@@ -410,8 +435,13 @@ export const useChat = create<ChatState>()((set, get) => {
 
     send: async (raw) => {
       const text = raw.trim();
+      if (!text) return false;
+      // Unlock audio within the user's gesture (autoplay policy), then barge in on what plays.
+      speechQueue.unlock();
+      const stopped = stopSpeech();
+      if (get().pending && !(await cancelPending(stopped))) return false;
       const state = get();
-      if (!text || state.pending) return false;
+      if (state.pending) return false;
       if (connectionStatus(state) === 'offline') {
         set({
           messages: [

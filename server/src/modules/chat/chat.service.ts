@@ -95,6 +95,8 @@ export interface SendInput {
   avatarId?: string | undefined;
   /** The socket that sent it: it already has the message, other tabs get `chat:message`. */
   originSocketId?: string | undefined;
+  /** A voice note's stored audio (`/audio/<file>`); the message is its transcript (SPEC.md V-4). */
+  audioUrl?: string | undefined;
 }
 
 export interface SendResult {
@@ -666,7 +668,7 @@ export function createChatService(deps: ChatServiceDeps) {
         language,
         userLanguage: language,
         personality: null,
-        audioUrl: null,
+        audioUrl: input.audioUrl ?? null,
         isComplete: true,
         voiceId: input.voiceId ?? null,
         avatarId: input.avatarId ?? null,

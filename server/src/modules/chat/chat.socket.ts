@@ -2,14 +2,18 @@ import { ClientEvent, ServerEvent } from '@alma/protocol';
 import { AppError } from '../../lib/app-error.ts';
 import { sessionRoom } from '../../realtime/publisher.ts';
 import type { SocketHandlers } from '../../realtime/socket-server.ts';
+import type { VoiceNotesService } from '../voice-notes/voice-notes.service.ts';
 import type { ChatService } from './chat.service.ts';
 
 /**
  * chat:send → the message is stored, then acked (SPEC.md C-1), then the reply streams to the
  * session's room, which the sender has joined before the ack.
  */
-export function chatSocketHandlers(deps: { chat: ChatService }): SocketHandlers {
-  const { chat } = deps;
+export function chatSocketHandlers(deps: {
+  chat: ChatService;
+  voiceNotes?: VoiceNotesService;
+}): SocketHandlers {
+  const { chat, voiceNotes } = deps;
   return (on) => {
     on(ClientEvent.chatSend, async (payload, { socket, userId }) => {
       const sent = await chat.send(userId, { ...payload, originSocketId: socket.id });
@@ -41,9 +45,30 @@ export function chatSocketHandlers(deps: { chat: ChatService }): SocketHandlers 
       };
     });
 
-    on(ClientEvent.chatVoice, async () => {
-      // Voice notes need a transcriber; none is configured in this build (the voice issue adds them).
-      throw new AppError('transcription_not_configured');
+    /**
+     * chat:voice (SPEC.md V-1…V-6): decoded, transcribed (`chat:transcription` progress to the
+     * sender), stored as a user message with its audio, acked like chat:send, then replied to.
+     */
+    on(ClientEvent.chatVoice, async (payload, { socket, userId }) => {
+      if (!voiceNotes) throw new AppError('transcription_not_configured');
+      const audio = payload.audio instanceof Uint8Array ? payload.audio : new Uint8Array(payload.audio);
+      const sent = await voiceNotes.submit(
+        userId,
+        { ...payload, audio, originSocketId: socket.id },
+        (event) =>
+          socket.emit(ServerEvent.chatTranscription, { clientMessageId: payload.clientMessageId, ...event }),
+      );
+      await socket.join(sessionRoom(sent.session.sessionId));
+      const handle = await chat.ensureReply(userId, sent.message, {
+        personality: payload.personality ?? sent.session.personality,
+        voiceId: payload.voiceId,
+      });
+      return {
+        message: sent.message,
+        sessionId: sent.session.sessionId,
+        replyId: handle.replyId,
+        duplicate: sent.duplicate,
+      };
     });
 
     on(ClientEvent.chatCancel, async (payload, { userId }) => ({

@@ -2,6 +2,7 @@ import type { Language } from '@alma/protocol';
 import { createSpeechChunker } from '../../engines/speech/chunker.ts';
 import type { SpeechSynthesizer, SynthesisResult, VoiceParams } from '../../engines/speech/types.ts';
 import type { Log } from '../../lib/logger.ts';
+import { LANGUAGE_CODE, SYSTEM_VOICES, findSystemVoice } from '../../voices/catalogue.ts';
 
 /**
  * The speaking half of a reply (ARCHITECTURE §3 steps 3–5; SPEC.md S-1…S-3): text deltas go in,
@@ -17,12 +18,21 @@ export const DEFAULT_VOICES: Record<Language, string> = { es: 'es+f3', en: 'en-u
 const ESPEAK_VOICE = /^([a-z]{2,3})(-[a-z0-9]{2,3})?(\+[a-z0-9]{1,12})?$/;
 
 /**
- * The voice a reply is spoken with. A voice catalogue comes with the voice selector (another
- * part of the voice issue); until then a send's `voiceId` is used when it is an espeak voice of
- * the reply's language, and anything else (absent, unknown, another language) gets the
- * language's default.
+ * The voice a reply is spoken with (SPEC.md V-6): a catalogue id (`es-mateo`) speaks with its
+ * builtin voice, pitch and rate; a catalogue voice of the other language gives way to the
+ * reply language's recommended voice of the same category (an English voice reading Spanish
+ * mispronounces every word). A raw espeak voice of the reply's language (`es+m3`) is used as
+ * it is; anything else (absent, unknown, another language) gets the language's default.
  */
 export function resolveVoice(voiceId: string | null | undefined, language: Language): VoiceParams {
+  const system = voiceId ? findSystemVoice(voiceId) : undefined;
+  if (system) {
+    if (LANGUAGE_CODE[system.language] === language) return { ...system.espeak };
+    const counterpart = SYSTEM_VOICES.find(
+      (v) => v.recommended && v.category === system.category && LANGUAGE_CODE[v.language] === language,
+    );
+    if (counterpart) return { ...counterpart.espeak };
+  }
   const match = voiceId ? ESPEAK_VOICE.exec(voiceId) : null;
   if (voiceId && match?.[1] === language) return { voice: voiceId };
   return { voice: DEFAULT_VOICES[language] };

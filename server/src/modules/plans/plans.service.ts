@@ -4,6 +4,7 @@ import {
   type Language,
   type Plan,
   type PlanLimits,
+  type ServerPayload,
   type SubscriptionLimits,
   type UsageSummary,
 } from '@alma/protocol';
@@ -25,6 +26,14 @@ export interface PlansServiceDeps {
   freeMessagesPerMonth: number | null;
   /** What a user has uploaded; the upload issues provide it. Until then nobody has uploads. */
   uploads?: (userId: string) => Promise<UploadUsage>;
+}
+
+/** The voice-minute limit of voice notes (SPEC.md V-5). */
+export interface VoiceQuota {
+  /** Null when `seconds` more fit the month's limit; else what `limit:reached` carries. */
+  check(userId: string, seconds: number): Promise<ServerPayload<'limit:reached'> | null>;
+  /** Counts `seconds` and answers what `usage:updated` carries. */
+  add(userId: string, seconds: number): Promise<ServerPayload<'usage:updated'>>;
 }
 
 /** Voice is counted in seconds and shown in minutes, to one decimal. */
@@ -100,10 +109,37 @@ export function createPlansService(deps: PlansServiceDeps) {
     },
   };
 
+  /**
+   * Voice minutes (SPEC.md V-5): a note is refused when it would take the month past the plan's
+   * `voiceMinutes`; stored notes are counted by their decoded duration, in seconds.
+   */
+  const voice: VoiceQuota = {
+    async check(userId, seconds) {
+      const user = await userOf(userId);
+      const limit = limitsFor(user.plan).voiceMinutes;
+      if (limit === null) return null;
+      const used = (await usage.get(userId, usagePeriod(clock()))).voiceSeconds;
+      if (used + seconds <= limit * 60) return null;
+      return {
+        kind: 'voiceMinutes',
+        used: toMinutes(used),
+        limit,
+        message: errorMessage(user.language, 'limit_reached'),
+      };
+    },
+    async add(userId, seconds) {
+      const user = await userOf(userId);
+      const at = clock();
+      const after = await usage.addVoiceSeconds(userId, usagePeriod(at), seconds);
+      return usageEvent(summaryOf(user.plan, after, at));
+    },
+  };
+
   return {
     limitsFor,
     summary,
     quota,
+    voice,
 
     /**
      * Admins only (spec §6; SPEC.md L-4): zeroes the current month of `targetId`, or of the admin

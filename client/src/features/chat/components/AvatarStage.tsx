@@ -6,6 +6,7 @@ import { ThemeToggle } from '../../../components/ui/ThemeToggle.tsx';
 import { findAvatar } from '../../../lib/catalog.ts';
 import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
+import { useSpeech } from '../audio/speech.ts';
 import { useChat } from '../store.ts';
 
 interface Props {
@@ -21,8 +22,9 @@ interface Props {
  * A later issue mounts the r3f canvas (features/avatar) in place of `.stage__portrait`, fed by
  * the same store fields used below (emotion, gesture, streaming). Until then this stage shows
  * the chosen avatar, what it is doing and its current emotion from `chat:emotion`, and the
- * control bar of spec §2 (voice, avatar, theme, open chat; sound and voice notes come with the
- * voice issue).
+ * control bar of spec §2 (sound on or off, voice, avatar, theme, open chat; voice notes come
+ * with the voice issue). `speechQueue` (audio/speech.ts) gives the avatar the playback time and
+ * `getMouthState()` for lip-sync.
  */
 export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice }: Props) {
   const { t } = useTranslation();
@@ -30,7 +32,11 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
   const { avatar } = usePreferencesOf(userId);
   const emotion = useChat((s) => s.emotion);
   const pending = useChat((s) => s.pending !== null);
-  const speaking = useChat((s) => s.messages.some((m) => m.streaming));
+  const writing = useChat((s) => s.messages.some((m) => m.streaming));
+  const talking = useSpeech((s) => s.speakingReplyId !== null);
+  const speaking = writing || talking;
+  const muted = useSpeech((s) => s.muted);
+  const toggleMuted = useSpeech((s) => s.toggleMuted);
   const known = findAvatar(avatar);
   const name = known ? t(`avatars.${known.id}.name`) : t('chat.stage.noAvatar');
   const activity = speaking
@@ -63,6 +69,16 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
         <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>
       </div>
       <div className="stage__controls" role="toolbar" aria-label={t('chat.stage.controls')}>
+        <IconButton
+          icon={muted ? 'volumeOff' : 'volume'}
+          label={t('chat.mute')}
+          title={muted ? t('chat.soundOff') : t('chat.soundOn')}
+          aria-pressed={muted}
+          data-testid="sound-toggle"
+          data-muted={muted ? 'true' : 'false'}
+          className={muted ? 'icon-button--muted' : undefined}
+          onClick={toggleMuted}
+        />
         <IconButton icon="wave" label={t('chat.changeVoice')} onClick={onPickVoice} />
         <IconButton icon="user" label={t('chat.changeAvatar')} onClick={onPickAvatar} />
         <ThemeToggle />

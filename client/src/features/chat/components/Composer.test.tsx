@@ -54,7 +54,14 @@ describe('Composer', () => {
     expect(button.disabled).toBe(false);
   });
 
-  it('the send button is disabled while a reply is pending', () => {
+  it('a reply being written can be interrupted: sending is open again (barge-in)', () => {
+    useChat.setState({ pending: { clientMessageId: 'c', text: 'x', sessionId: 's', replyId: 'r1' } });
+    const box = renderComposer();
+    fireEvent.change(box, { target: { value: 'otra' } });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Enviar' }).disabled).toBe(false);
+  });
+
+  it('the send button is disabled while a send awaits its acknowledgement', () => {
     useChat.setState({ pending: { clientMessageId: 'c', text: 'x', sessionId: null, replyId: null } });
     const box = renderComposer();
     fireEvent.change(box, { target: { value: 'otra' } });

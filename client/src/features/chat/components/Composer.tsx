@@ -6,12 +6,16 @@ import { connectionStatus, useChat } from '../store.ts';
 
 const MAX_HEIGHT_PX = 160;
 
-/** Text input: Enter sends, Shift+Enter adds a line; empty, pending or offline blocks sending (§5). */
+/**
+ * Text input: Enter sends, Shift+Enter adds a line; empty, pending or offline blocks sending (§5).
+ * A reply already being written does not block: a new send interrupts it (barge-in, SPEC.md S-2).
+ */
 export function Composer() {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const send = useChat((s) => s.send);
-  const pending = useChat((s) => s.pending !== null);
+  // A reply being written (acknowledged) can be interrupted by a new send (barge-in, SPEC.md S-2).
+  const pending = useChat((s) => s.pending !== null && s.pending.replyId === null);
   const offline = useChat((s) => connectionStatus(s) === 'offline');
   const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();

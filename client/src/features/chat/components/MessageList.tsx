@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import type { LocalMessage } from '../events.ts';
+import { AudioButton } from './AudioButton.tsx';
 import { isAwayFromBottom, keptScrollTop, shouldLoadOlder } from '../logic.ts';
 import { useChat } from '../store.ts';
 
@@ -173,6 +174,7 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
         {text}
         {m.streaming ? <span className="caret" aria-hidden="true" /> : null}
       </p>
+      {m.type === 'bot' && m.audioUrl && !m.streaming ? <AudioButton audioUrl={m.audioUrl} /> : null}
       {m.isComplete === false && m.type === 'bot' && !m.streaming ? (
         <p className="bubble__note">{t('chat.incomplete')}</p>
       ) : null}

@@ -24,6 +24,7 @@ export function useChatSocket() {
       watch: (sessionId) => {
         if (socket.connected) void emitWithAck(socket, ClientEvent.sessionWatch, { sessionId });
       },
+      cancel: (payload) => emitWithAck(socket, ClientEvent.chatCancel, payload),
     });
 
     socket.on('connect', () => {

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { SpeechQueue, type AudioBufferLike, type AudioContextLike, type AudioSourceLike } from './queue.ts';
+
+/*
+ * jsdom has no Web Audio, so the AudioContext is faked at that boundary: decodeAudioData
+ * resolves when the test says so, with a buffer whose duration the test picks, and sources
+ * record when they were started. Everything else (ordering, scheduling, timeline) is real.
+ */
+
+interface FakeSource extends AudioSourceLike {
+  startedAt: number | null;
+  stopped: boolean;
+  label: number;
+}
+
+class FakeContext implements AudioContextLike {
+  currentTime = 0;
+  state = 'running';
+  destination = {};
+  sources: FakeSource[] = [];
+  private decodes: { label: number; resolve: (b: AudioBufferLike) => void }[] = [];
+
+  resume() {
+    this.state = 'running';
+    return Promise.resolve();
+  }
+  decodeAudioData(data: ArrayBuffer): Promise<AudioBufferLike> {
+    const label = new Uint8Array(data)[0] ?? -1;
+    return new Promise((resolve) => this.decodes.push({ label, resolve }));
+  }
+  /** Finishes the decode of the chunk whose first byte is `label`, lasting `seconds`. */
+  finishDecode(label: number, seconds: number) {
+    const d = this.decodes.find((x) => x.label === label);
+    if (!d) throw new Error(`no decode ${label}`);
+    d.resolve({ duration: seconds, label } as AudioBufferLike);
+  }
+  createBufferSource(): AudioSourceLike {
+    const source: FakeSource = {
+      buffer: null,
+      onended: null,
+      startedAt: null,
+      stopped: false,
+      label: -1,
+      connect: () => undefined,
+      start(when: number) {
+        source.startedAt = when;
+        source.label = (source.buffer as unknown as { label: number }).label;
+      },
+      stop() {
+        source.stopped = true;
+      },
+    };
+    this.sources.push(source);
+    return source;
+  }
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+function chunk(seq: number, durationMs: number, visemes: { t: number; v: string; w: number }[] = []) {
+  return { replyId: 'r1', seq, audio: new Uint8Array([seq]).buffer, durationMs, visemes };
+}
+
+function setup() {
+  const ctx = new FakeContext();
+  const queue = new SpeechQueue(() => ctx);
+  return { ctx, queue };
+}
+
+describe('SpeechQueue', () => {
+  it('schedules chunks back to back, without gaps, in seq order', async () => {
+    const { ctx, queue } = setup();
+    ctx.currentTime = 10;
+    queue.enqueue(chunk(2, 1000));
+    queue.enqueue(chunk(5, 500));
+    queue.enqueue(chunk(9, 250));
+    ctx.finishDecode(2, 1);
+    ctx.finishDecode(5, 0.5);
+    ctx.finishDecode(9, 0.25);
+    await flush();
+    const starts = ctx.sources.map((s) => [s.label, s.startedAt]);
+    expect(starts).toEqual([
+      [2, 10.05],
+      [5, 11.05],
+      [9, 11.55],
+    ]);
+    expect(window.__almaAudio?.played.slice(-3)).toEqual([
+      { replyId: 'r1', seq: 2 },
+      { replyId: 'r1', seq: 5 },
+      { replyId: 'r1', seq: 9 },
+    ]);
+  });
+
+  it('a chunk decoded early waits for its late predecessor', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(chunk(1, 800));
+    queue.enqueue(chunk(2, 400));
+    ctx.finishDecode(2, 0.4);
+    await flush();
+    expect(ctx.sources).toHaveLength(0);
+    ctx.finishDecode(1, 0.8);
+    await flush();
+    expect(ctx.sources.map((s) => s.label)).toEqual([1, 2]);
+    expect(ctx.sources[1]?.startedAt).toBeCloseTo((ctx.sources[0]?.startedAt ?? 0) + 0.8);
+  });
+
+  it('stop() stops every source and returns how much of the reply was heard', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(chunk(1, 1000));
+    queue.enqueue(chunk(2, 1000));
+    ctx.finishDecode(1, 1);
+    ctx.finishDecode(2, 1);
+    await flush();
+    // 0.05 s lead, then 1.3 s into the reply: the whole first chunk and 300 ms of the second.
+    ctx.currentTime = 1.35;
+    expect(queue.currentTimeMs()).toBe(1300);
+    expect(queue.stop()).toEqual({ replyId: 'r1', heardUntilMs: 1300 });
+    expect(ctx.sources.every((s) => s.stopped)).toBe(true);
+    // Later chunks of a stopped reply are dropped.
+    queue.enqueue(chunk(3, 500));
+    expect(queue.replyId).toBeNull();
+    expect(queue.stop()).toBeNull();
+  });
+
+  it('getMouthState gives the viseme of the sounding chunk at that time', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(
+      chunk(1, 500, [
+        { t: 0, v: 'sil', w: 0 },
+        { t: 100, v: 'aa', w: 0.9 },
+        { t: 300, v: 'PP', w: 1 },
+      ]),
+    );
+    queue.enqueue(chunk(2, 500, [{ t: 50, v: 'O', w: 0.7 }]));
+    ctx.finishDecode(1, 0.5);
+    ctx.finishDecode(2, 0.5);
+    await flush();
+    expect(queue.getMouthState(0)).toEqual({ viseme: 'sil', weight: 0 });
+    expect(queue.getMouthState(0.05 + 0.15)).toEqual({ viseme: 'aa', weight: 0.9 });
+    expect(queue.getMouthState(0.05 + 0.35)).toEqual({ viseme: 'PP', weight: 1 });
+    // 0.5 s in is the second chunk's start; its first viseme comes at 50 ms.
+    expect(queue.getMouthState(0.05 + 0.52)).toEqual({ viseme: 'sil', weight: 0 });
+    expect(queue.getMouthState(0.05 + 0.6)).toEqual({ viseme: 'O', weight: 0.7 });
+    expect(queue.getMouthState(5)).toEqual({ viseme: 'sil', weight: 0 });
+  });
+
+  it('hands decodeAudioData a copy, so the chunk stays readable', () => {
+    const seen: ArrayBuffer[] = [];
+    const ctx = new FakeContext();
+    const decode = ctx.decodeAudioData.bind(ctx);
+    ctx.decodeAudioData = (data) => {
+      seen.push(data);
+      return decode(data);
+    };
+    const queue = new SpeechQueue(() => ctx);
+    const audio = new Uint8Array([7, 8, 9]);
+    queue.enqueue({ replyId: 'r', seq: 1, audio, durationMs: 10, visemes: [] });
+    expect(seen[0]).not.toBe(audio.buffer);
+    expect(Array.from(new Uint8Array(seen[0] ?? new ArrayBuffer(0)))).toEqual([7, 8, 9]);
+  });
+
+  it('a new reply replaces the one playing and the snapshot follows', async () => {
+    const { ctx, queue } = setup();
+    const seen: (string | null)[] = [];
+    queue.subscribe(() => {
+      const now = queue.getSnapshot().playing ? queue.getSnapshot().replyId : null;
+      if (seen.at(-1) !== now) seen.push(now);
+    });
+    queue.enqueue(chunk(1, 100));
+    ctx.finishDecode(1, 0.1);
+    await flush();
+    queue.enqueue({ ...chunk(1, 100), replyId: 'r2', audio: new Uint8Array([42]).buffer });
+    expect(ctx.sources[0]?.stopped).toBe(true);
+    ctx.finishDecode(42, 0.1);
+    await flush();
+    // Waiting for a decode is not playing yet.
+    expect(seen).toEqual([null, 'r1', null, 'r2']);
+    ctx.sources[1]?.onended?.();
+    expect(queue.getSnapshot()).toEqual({ replyId: 'r2', playing: false });
+  });
+});

@@ -1,0 +1,123 @@
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routes } from '@alma/protocol';
+import { Icon } from '../../../components/ui/Icon.tsx';
+import { Spinner } from '../../../components/ui/Spinner.tsx';
+import { call } from '../../../lib/api.ts';
+import { toast } from '../../../lib/toast.ts';
+import { audioButtonReducer, audioFileName } from '../audio/audio-button.ts';
+import { stopSpeech } from '../audio/speech.ts';
+
+/**
+ * Spec §4 "Bot audio button": plays the reply's stored file. Its state comes from the existence
+ * check (SPEC.md S-5); a missing file shows the spec's "removed by automatic cleanup" alert.
+ */
+export function AudioButton({ audioUrl }: { audioUrl: string }) {
+  const { t } = useTranslation();
+  const filename = audioFileName(audioUrl);
+  const [state, dispatch] = useReducer(audioButtonReducer, 'checking');
+  const player = useRef<HTMLAudioElement | null>(null);
+
+  useEffect(() => {
+    if (!filename) {
+      dispatch({ type: 'checkFailed' });
+      return;
+    }
+    let live = true;
+    call(routes.audio.check, { params: { filename } })
+      .then(({ exists }) => live && dispatch({ type: 'checked', exists }))
+      .catch(() => live && dispatch({ type: 'checkFailed' }));
+    return () => {
+      live = false;
+    };
+  }, [filename]);
+
+  // The file is attached on the first play; `load()` restarts it from the beginning.
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const audio = player.current;
+    if (!audio) return;
+    if (state !== 'playing') {
+      audio.pause();
+      return;
+    }
+    audio.load();
+    audio.play().catch((error: unknown) => {
+      // A refused autoplay is not a missing file; a failed load is reported by onError.
+      if (error instanceof DOMException && error.name === 'NotAllowedError') dispatch({ type: 'stop' });
+    });
+  }, [state]);
+
+  const unavailableText = t('chat.audio.unavailable');
+
+  function onClick() {
+    if (state === 'unavailable') {
+      toast(unavailableText, 'error');
+      return;
+    }
+    if (state === 'playing') {
+      dispatch({ type: 'stop' });
+      return;
+    }
+    if (state !== 'available') return;
+    // The reply's live speech and the stored file would talk over each other.
+    stopSpeech();
+    setArmed(true);
+    dispatch({ type: 'play' });
+  }
+
+  function onError() {
+    if (!armed) return;
+    dispatch({ type: 'loadFailed' });
+    toast(unavailableText, 'error');
+  }
+
+  const label =
+    state === 'checking'
+      ? t('chat.audio.checking')
+      : state === 'playing'
+        ? t('chat.audio.stop')
+        : state === 'available'
+          ? t('chat.audio.play')
+          : unavailableText;
+
+  return (
+    <div className={`bubble__audio bubble__audio--${state}`}>
+      <audio
+        ref={player}
+        src={armed ? audioUrl : undefined}
+        preload="none"
+        onEnded={() => dispatch({ type: 'ended' })}
+        onError={onError}
+      />
+      <button
+        type="button"
+        className="button button--small button--ghost bubble__audio-button"
+        data-audio-state={state}
+        onClick={onClick}
+        disabled={state === 'checking'}
+        aria-label={label}
+        title={label}
+        aria-pressed={state === 'playing' || state === 'available' ? state === 'playing' : undefined}
+      >
+        {state === 'checking' ? (
+          <Spinner />
+        ) : (
+          <Icon
+            name={state === 'playing' ? 'stop' : state === 'available' ? 'play' : 'volumeOff'}
+            size={16}
+          />
+        )}
+        <span className="bubble__audio-text">
+          {state === 'playing'
+            ? t('chat.audio.playing')
+            : state === 'available'
+              ? t('chat.audio.listen')
+              : state === 'unavailable'
+                ? t('chat.audio.unavailableShort')
+                : null}
+        </span>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeVoiceNote, type VoiceNoteFixture } from '../../test-support/voice-note.ts';
+import {
+  AudioDecodeError,
+  DECODE_SAMPLE_RATE,
+  decodeVoiceNote,
+  encodeWav,
+  sniffContainer,
+} from './decode.ts';
+
+const notes: Partial<Record<'webm' | 'ogg', VoiceNoteFixture>> = {};
+
+beforeAll(async () => {
+  notes.webm = await makeVoiceNote('webm');
+  notes.ogg = await makeVoiceNote('ogg');
+}, 60_000);
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'decoded',
+    (error: unknown) => (error instanceof AudioDecodeError ? error.code : String(error)),
+  );
+
+describe('decodeVoiceNote (SPEC.md V-2)', () => {
+  it.each(['webm', 'ogg'] as const)(
+    'V-2 decodes real %s/opus speech to 16 kHz mono of the same length',
+    async (kind) => {
+      const note = notes[kind];
+      if (!note) throw new Error('fixture missing');
+      expect(sniffContainer(note.data)).toBe(kind);
+      const started = performance.now();
+      const decoded = await decodeVoiceNote(note.data, { ffmpeg: null });
+      const ms = performance.now() - started;
+      console.log(
+        `decode ${kind}/opus: ${note.data.length} B, ${decoded.durationMs} ms of audio in ${ms.toFixed(1)} ms`,
+      );
+      expect(decoded.container).toBe(kind);
+      expect(decoded.sampleRate).toBe(DECODE_SAMPLE_RATE);
+      expect(Math.abs(decoded.durationMs - note.durationMs)).toBeLessThan(60);
+      expect(decoded.pcm.length).toBe(Math.round((decoded.durationMs / 1000) * DECODE_SAMPLE_RATE));
+      // Speech, not silence.
+      const rms = Math.sqrt(decoded.pcm.reduce((sum, x) => sum + x * x, 0) / decoded.pcm.length);
+      expect(rms).toBeGreaterThan(0.01);
+    },
+  );
+
+  it('V-2 recognises the container by content, not by name', () => {
+    expect(sniffContainer(new TextEncoder().encode('hello, I am a text file'))).toBeNull();
+    expect(sniffContainer(encodeWav(new Float32Array(100), 16_000))).toBeNull();
+    const mp4 = new Uint8Array([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0x4d, 0x34, 0x41, 0x20]);
+    expect(sniffContainer(mp4)).toBe('mp4');
+  });
+
+  it('V-2 refuses non-audio, a WAV renamed .webm, truncated and oversize files with clear codes', async () => {
+    const webm = notes.webm?.data ?? new Uint8Array();
+    const ogg = notes.ogg?.data ?? new Uint8Array();
+    expect(await codeOf(decodeVoiceNote(new TextEncoder().encode('not audio at all')))).toBe(
+      'unsupported_audio',
+    );
+    expect(await codeOf(decodeVoiceNote(encodeWav(new Float32Array(1600), 16_000)))).toBe(
+      'unsupported_audio',
+    );
+    expect(await codeOf(decodeVoiceNote(webm.slice(0, 40)))).toBe('invalid_audio');
+    expect(await codeOf(decodeVoiceNote(ogg.slice(0, 30)))).toBe('invalid_audio');
+    expect(await codeOf(decodeVoiceNote(webm, { maxBytes: 1000 }))).toBe('payload_too_large');
+    expect(await codeOf(decodeVoiceNote(ogg, { maxMs: 500 }))).toBe('audio_too_long');
+  });
+
+  it('V-2 MP4/AAC without ffmpeg is unsupported_audio, with the reason', async () => {
+    const mp4 = new Uint8Array([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0x4d, 0x34, 0x41, 0x20, 0, 0, 0, 0]);
+    const error = await decodeVoiceNote(mp4, { ffmpeg: null }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AudioDecodeError);
+    expect((error as AudioDecodeError).code).toBe('unsupported_audio');
+    expect((error as AudioDecodeError).message).toMatch(/ffmpeg/);
+  });
+});

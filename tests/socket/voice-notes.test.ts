@@ -1,0 +1,180 @@
+import { ClientEvent, ServerEvent, routes, type AuthSession } from '@alma/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVoiceNote, type VoiceNoteFixture } from '../../server/src/test-support/voice-note.ts';
+import { apiClient, registerUser } from '../fixtures/api.ts';
+import { startTestServer, type TestServer } from '../fixtures/server.ts';
+import { connectClient, type TestClient } from '../fixtures/socket.ts';
+
+/**
+ * Voice notes end to end (SPEC.md V-1…V-6) over a real socket and real HTTP: a real webm/opus
+ * note (espeak speech, libopus, mediabunny), the browser's transcript as the transcriber
+ * (TRANSCRIBE_ENGINE=auto with no provider), and `none` for the refusal.
+ */
+let server: TestServer;
+let refusing: TestServer;
+let user: AuthSession;
+let note: VoiceNoteFixture;
+const clients: TestClient[] = [];
+const connect = (url: string, token: string) => {
+  const c = connectClient(url, token);
+  clients.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  note = await makeVoiceNote('webm');
+  server = await startTestServer({ REPLY_TOKEN_DELAY_MS: '1' });
+  refusing = await startTestServer({ TRANSCRIBE_ENGINE: 'none' });
+  user = await registerUser(server.url, { name: 'Lucía' });
+}, 60_000);
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await server.dispose();
+  await refusing.dispose();
+});
+
+describe('chat:voice', () => {
+  it('V-1/V-4/V-5 stores the transcript with the audio, reports progress, replies and counts the minutes', async () => {
+    const c = connect(server.url, user.token);
+    await c.connected();
+    const ack = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-1',
+      audio: note.data,
+      mimeType: 'audio/webm;codecs=opus',
+      durationMs: 99_000, // the client's figure is not trusted: the decoded duration counts
+      transcriptHint: 'Hola, esta es una nota de voz',
+    });
+    if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+    expect(ack.data.message).toMatchObject({
+      role: 'user',
+      content: 'Hola, esta es una nota de voz',
+      clientMessageId: 'note-1',
+    });
+    expect(ack.data.message.audioUrl).toMatch(/^\/audio\/[\w-]+\.webm$/);
+    const progress = c.events
+      .filter((e) => e.event === ServerEvent.chatTranscription)
+      .map((e) => e.payload as { progress: number; text?: string });
+    expect(progress.map((p) => p.progress)).toEqual([10, 50, 100]);
+    expect(progress.at(-1)?.text).toBe('Hola, esta es una nota de voz');
+    await c.waitForReplyEnd(ack.data.replyId);
+    expect(c.events.some((e) => e.event === ServerEvent.chatDelta)).toBe(true);
+
+    const audio = await fetch(new URL(ack.data.message.audioUrl ?? '', server.url));
+    expect(audio.status).toBe(200);
+    expect(new Uint8Array(await audio.arrayBuffer())).toEqual(note.data);
+
+    const usage = await apiClient(server.url, { token: user.token })(routes.account.usage);
+    expect(usage.usage.voiceMinutesThisMonth).toBeCloseTo(Math.round(note.durationMs / 6000) / 10, 5);
+    expect(usage.usage.voiceMinutesThisMonth).toBeLessThan(1);
+
+    // A retry with the same clientMessageId stores nothing new.
+    const again = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-1',
+      audio: note.data,
+      mimeType: 'audio/webm',
+      durationMs: 2000,
+      transcriptHint: 'Hola, esta es una nota de voz',
+    });
+    expect(again).toMatchObject({
+      ok: true,
+      data: { duplicate: true, message: { _id: ack.data.message._id } },
+    });
+  });
+
+  it('V-3 without a hint and without a provider: transcription_not_configured, nothing stored', async () => {
+    const someone = await registerUser(server.url);
+    const c = connect(server.url, someone.token);
+    await c.connected();
+    const ack = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-2',
+      audio: note.data,
+      mimeType: 'audio/webm',
+      durationMs: 2000,
+    });
+    expect(ack).toMatchObject({ ok: false, error: { code: 'transcription_not_configured' } });
+    const sessions = await apiClient(server.url, { token: someone.token })(routes.chat.listSessions);
+    expect(JSON.stringify(sessions)).not.toContain('note-2');
+    const usage = await apiClient(server.url, { token: someone.token })(routes.account.usage);
+    expect(usage.usage).toMatchObject({ messagesThisMonth: 0, voiceMinutesThisMonth: 0 });
+
+    const other = await registerUser(refusing.url);
+    const r = connect(refusing.url, other.token);
+    await r.connected();
+    const refused = await r.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-3',
+      audio: note.data,
+      mimeType: 'audio/webm',
+      durationMs: 2000,
+      transcriptHint: 'hola',
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'transcription_not_configured' } });
+  });
+
+  it('V-2 a non-audio or truncated file is refused with its code, in Spanish, nothing stored', async () => {
+    const someone = await registerUser(server.url);
+    const c = connect(server.url, someone.token);
+    await c.connected();
+    const text = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-4',
+      audio: new TextEncoder().encode('renamed.webm but text'),
+      mimeType: 'audio/webm',
+      durationMs: 2000,
+      transcriptHint: 'hola',
+    });
+    expect(text).toMatchObject({ ok: false, error: { code: 'unsupported_audio' } });
+    const truncated = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-5',
+      audio: note.data.slice(0, 40),
+      mimeType: 'audio/webm',
+      durationMs: 2000,
+      transcriptHint: 'hola',
+    });
+    expect(truncated).toMatchObject({ ok: false, error: { code: 'invalid_audio' } });
+    const usage = await apiClient(server.url, { token: someone.token })(routes.account.usage);
+    expect(usage.usage).toMatchObject({ messagesThisMonth: 0, voiceMinutesThisMonth: 0 });
+  });
+});
+
+describe('POST /message-audio', () => {
+  const post = (token: string, form: FormData) =>
+    fetch(new URL('/message-audio', server.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'accept-language': 'es' },
+      body: form,
+    });
+
+  it('V-1 multipart: answers the reply with the stored voice note', async () => {
+    const form = new FormData();
+    form.append(
+      'audio',
+      new Blob([note.data as Uint8Array<ArrayBuffer>], { type: 'audio/webm' }),
+      'note.webm',
+    );
+    form.append('personality', 'default');
+    form.append('clientMessageId', 'rest-note-1');
+    form.append('transcriptHint', 'Buenas tardes');
+    const res = await post(user.token, form);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const parsed = routes.voiceNotes.messageAudio.response.parse(body);
+    expect(parsed.transcription).toBe('Buenas tardes');
+    expect(parsed.userMessage).toMatchObject({ content: 'Buenas tardes', role: 'user' });
+    expect(parsed.userMessage.audioUrl).toMatch(/^\/audio\/.+\.webm$/);
+    expect(parsed.reply.length).toBeGreaterThan(0);
+  });
+
+  it('V-2 refuses a missing or non-audio file with a clear code', async () => {
+    const empty = new FormData();
+    empty.append('transcriptHint', 'hola');
+    const missing = await post(user.token, empty);
+    expect(missing.status).toBe(400);
+    const form = new FormData();
+    form.append('audio', new Blob(['%PDF-1.4 not audio'], { type: 'audio/webm' }), 'note.webm');
+    form.append('transcriptHint', 'hola');
+    const res = await post(user.token, form);
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({
+      error: { code: 'unsupported_audio', message: expect.stringContaining('formato') as unknown },
+    });
+  });
+});
