@@ -412,6 +412,8 @@ test('options menu: change avatar and voice, and clear history (starts a new, em
   await page.getByRole('button', { name: 'Options' }).click();
   await page.getByRole('dialog', { name: 'Options' }).getByRole('button', { name: 'Change voice' }).click();
   const voices = page.getByRole('dialog', { name: 'Choose a voice' });
+  // The selector pages its 25 voices; search brings Oliver onto the first page.
+  await voices.getByRole('searchbox', { name: 'Search voices' }).fill('oliver');
   await voices.getByText('Oliver', { exact: true }).click();
   await voices.getByRole('button', { name: 'Confirm' }).click();
   await expect(voices).toBeHidden();

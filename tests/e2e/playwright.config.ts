@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,38 @@ const root = new URL('../..', import.meta.url).pathname;
 // main process starts the server).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'alma-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+
+/**
+ * Chromium's fake microphone plays this WAV (voice-note.spec.ts): a 2 s, 440 Hz tone at
+ * 44.1 kHz mono, written at config load so no binary is committed.
+ */
+function fakeMicWav(): string {
+  const rate = 44100;
+  const samples = rate * 2;
+  const buf = Buffer.alloc(44 + samples * 2);
+  buf.write('RIFF', 0);
+  buf.writeUInt32LE(36 + samples * 2, 4);
+  buf.write('WAVE', 8);
+  buf.write('fmt ', 12);
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24);
+  buf.writeUInt32LE(rate * 2, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write('data', 36);
+  buf.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) {
+    buf.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 0.3 * 32767), 44 + i * 2);
+  }
+  const dir = join(root, 'tests/e2e/artifacts');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'fake-mic.wav');
+  writeFileSync(file, buf);
+  return file;
+}
+const micWav = fakeMicWav();
 
 export default defineConfig({
   testDir: '.',
@@ -47,6 +79,10 @@ export default defineConfig({
         '--enable-unsafe-swiftshader',
         // Spoken replies start on their own (spec §1); headless runs have no audio device.
         '--autoplay-policy=no-user-gesture-required',
+        // A fake microphone for voice notes (spec §4 Recording), granted without a prompt.
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${micWav}%noloop`,
       ],
     },
   },

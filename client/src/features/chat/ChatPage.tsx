@@ -5,6 +5,7 @@ import { ErrorBoundary } from '../../components/ui/ErrorBoundary.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { Toaster } from '../../components/ui/Toaster.tsx';
+import { VoiceSelector } from '../../components/voice-selector/VoiceSelector.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { installAudioUnlock, stopSpeech } from './audio/speech.ts';
@@ -153,7 +154,10 @@ function ChatScreen() {
         </main>
       </div>
       <SessionDialogs state={dialog} onClose={() => setDialog(null)} />
-      {picker ? <PickerDialog kind={picker} onClose={() => setPicker(null)} /> : null}
+      {picker === 'avatar' ? <PickerDialog kind="avatar" onClose={() => setPicker(null)} /> : null}
+      {picker === 'voice' ? (
+        <VoiceSelector sessionId={activeSession?.sessionId ?? null} onClose={() => setPicker(null)} />
+      ) : null}
       <Toaster />
     </div>
   );

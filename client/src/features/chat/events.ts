@@ -22,7 +22,17 @@ export type LocalTextKey =
   | 'chat.sendError'
   | 'chat.personalityChanged'
   | 'chat.personalityChangedOffline'
-  | 'chat.replyStopped';
+  | 'chat.replyStopped'
+  | 'voiceNote.placeholder'
+  | 'voiceNote.processingError';
+
+/** A recorded voice note to send (or send again on retry) over `chat:voice` (SPEC.md V-1). */
+export interface VoiceNoteInput {
+  audio: Blob;
+  mimeType: string;
+  durationMs: number;
+  transcriptHint?: string;
+}
 
 /** Spec §3 "Message (local)": user, bot, system or error. */
 export interface LocalMessage {
@@ -46,7 +56,14 @@ export interface LocalMessage {
   /** A bot reply's stored audio (`/audio/<file>`); the file may be removed by cleanup (S-7). */
   audioUrl?: string | null;
   /** On an error message: what "retry" sends again, with the same clientMessageId. */
-  retry?: { clientMessageId: string; text: string; sessionId: string | null };
+  retry?: { clientMessageId: string; text: string; sessionId: string | null; voice?: VoiceNoteInput };
+  /**
+   * A voice note not yet stored: its transcription progress (0–100); `real` once the server's
+   * `chat:transcription` has spoken (the simulated rise then stops).
+   */
+  voiceNote?: { progress: number; real: boolean };
+  /** An error about a voice note (spec §8 "Transcription Error"). */
+  voiceError?: boolean;
 }
 
 interface ReplyStream {
@@ -354,8 +371,21 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
     }
     case ServerEvent.limitReached:
       return { ...state, limit: { message: event.payload.message } };
+    case ServerEvent.chatTranscription: {
+      // SPEC.md V-4: progress of this tab's voice note; the text arrives at 100, once stored.
+      const ev = event.payload;
+      const id = localMessageId(ev.clientMessageId);
+      const note = state.messages.find((m) => m.id === id);
+      if (!note?.voiceNote) return state;
+      const progress = Math.max(note.voiceNote.progress, Math.round(ev.progress));
+      const updated: LocalMessage = {
+        ...note,
+        voiceNote: { progress, real: true },
+        ...(ev.text ? { content: ev.text, contentKey: undefined } : {}),
+      };
+      return { ...state, messages: upsertMessage(state.messages, updated) };
+    }
     case ServerEvent.serverStatus:
-    case ServerEvent.chatTranscription:
     case ServerEvent.usageUpdated:
     case ServerEvent.uploadProgress:
       return state;

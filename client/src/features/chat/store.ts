@@ -29,7 +29,9 @@ import {
   type ChatData,
   type ChatServerEvent,
   type LocalMessage,
+  type VoiceNoteInput,
 } from './events.ts';
+import { startSimulatedProgress } from './recording/progress.ts';
 
 /** How the chat reaches the server in real time; the socket hook provides it. */
 export interface ChatTransport {
@@ -37,6 +39,10 @@ export interface ChatTransport {
   send: (
     payload: ClientPayload<typeof ClientEvent.chatSend>,
   ) => Promise<Ack<ClientResult<typeof ClientEvent.chatSend>>>;
+  /** `chat:voice` (SPEC.md V-1); acked like chat:send. */
+  voice?: (
+    payload: ClientPayload<typeof ClientEvent.chatVoice>,
+  ) => Promise<Ack<ClientResult<typeof ClientEvent.chatVoice>>>;
   watch: (sessionId: string) => void;
   /** `chat:cancel` (SPEC.md C-7, S-2); resolves when the server has ended the reply. */
   cancel: (payload: ClientPayload<typeof ClientEvent.chatCancel>) => Promise<unknown>;
@@ -75,6 +81,13 @@ export interface ChatState extends ChatData {
   deleteSession: (sessionId: string) => Promise<void>;
   loadOlder: () => Promise<void>;
   send: (text: string) => Promise<boolean>;
+  /**
+   * Spec §4 Voice note: barges in like a send, shows a placeholder with transcription progress,
+   * sends `chat:voice`; the ack's stored message replaces the placeholder, then the reply streams.
+   */
+  sendVoiceNote: (note: VoiceNoteInput) => Promise<boolean>;
+  /** Barge-in without a send (a recording starts): stops speech and cancels a reply being written. */
+  interrupt: () => Promise<void>;
   retry: (errorMessageId: string) => Promise<void>;
   dismissLimit: () => void;
   /**
@@ -168,24 +181,7 @@ export const useChat = create<ChatState>()((set, get) => {
         ...(sessionId ? { sessionId } : {}),
       });
       if (!ack.ok) return fail(clientMessageId, text, sessionId, ack.error);
-      const { message, sessionId: ackSession, replyId } = ack.data;
-      const state = get();
-      set({
-        messages: state.messages.map((m) =>
-          m.id === localMessageId(clientMessageId) ? { ...fromServerMessage(message), sending: false } : m,
-        ),
-        // The reply may already be final if events outran this continuation.
-        pending:
-          state.pending?.clientMessageId === clientMessageId
-            ? { ...state.pending, sessionId: ackSession, replyId }
-            : state.pending,
-      });
-      if (state.activeSessionId === null) {
-        set({ activeSessionId: ackSession });
-        writeString(StorageKey.sessions, ackSession);
-        transport.watch(ackSession);
-      }
-      if (!get().sessions.some((s) => s.sessionId === ackSession)) void get().loadSessions();
+      applyAck(clientMessageId, ack.data);
       return;
     }
     // No socket: the REST route answers with the whole reply at once (ARCHITECTURE §2).
@@ -230,6 +226,110 @@ export const useChat = create<ChatState>()((set, get) => {
       }
       return fail(clientMessageId, text, sessionId, { code: 'server_error', message: '' });
     }
+  }
+
+  /** An acknowledged send (text or voice): the stored message replaces the local one. */
+  function applyAck(clientMessageId: string, data: ClientResult<typeof ClientEvent.chatSend>): void {
+    const { message, sessionId: ackSession, replyId } = data;
+    const state = get();
+    set({
+      messages: state.messages.map((m) =>
+        m.id === localMessageId(clientMessageId) ? { ...fromServerMessage(message), sending: false } : m,
+      ),
+      // The reply may already be final if events outran this continuation.
+      pending:
+        state.pending?.clientMessageId === clientMessageId
+          ? { ...state.pending, sessionId: ackSession, replyId }
+          : state.pending,
+    });
+    if (state.activeSessionId === null) {
+      set({ activeSessionId: ackSession });
+      writeString(StorageKey.sessions, ackSession);
+      transport?.watch(ackSession);
+    }
+    if (!get().sessions.some((s) => s.sessionId === ackSession)) void get().loadSessions();
+  }
+
+  /** Sends (or re-sends, same clientMessageId) a voice note; progress shows until the ack. */
+  async function dispatchVoice(
+    clientMessageId: string,
+    note: VoiceNoteInput,
+    sessionId: string | null,
+  ): Promise<void> {
+    set({ pending: { clientMessageId, text: '', sessionId, replyId: null } });
+    const id = localMessageId(clientMessageId);
+    // Spec §4: the simulated rise until the server's own progress arrives (SPEC.md V-4).
+    const stopSimulation = startSimulatedProgress(
+      () => {
+        const m = get().messages.find((x) => x.id === id);
+        return m?.voiceNote && !m.voiceNote.real ? m.voiceNote.progress : null;
+      },
+      (progress) =>
+        set((s) => ({
+          messages: s.messages.map((m) =>
+            m.id === id && m.voiceNote && !m.voiceNote.real
+              ? { ...m, voiceNote: { progress, real: false } }
+              : m,
+          ),
+        })),
+    );
+    try {
+      if (!transport?.isConnected() || !transport.voice) {
+        return failVoice(clientMessageId, note, sessionId, { code: 'unavailable', message: '' });
+      }
+      const audio = await note.audio.arrayBuffer();
+      const ack = await transport.voice({
+        clientMessageId,
+        audio,
+        mimeType: note.mimeType,
+        durationMs: Math.max(0, Math.round(note.durationMs)),
+        personality: get().personality,
+        ...(note.transcriptHint ? { transcriptHint: note.transcriptHint } : {}),
+        ...(sessionId ? { sessionId } : {}),
+      });
+      if (!ack.ok) return failVoice(clientMessageId, note, sessionId, ack.error);
+      applyAck(clientMessageId, ack.data);
+    } finally {
+      stopSimulation();
+    }
+  }
+
+  /** A refused voice note: nothing was stored (V-3), so the placeholder goes; the error can retry. */
+  function failVoice(
+    clientMessageId: string,
+    note: VoiceNoteInput,
+    sessionId: string | null,
+    error: ErrorBody,
+  ) {
+    const state = get();
+    const limited = error.code === 'limit_reached';
+    const failure: LocalMessage = {
+      ...errorMessage(
+        error.message,
+        limited ? undefined : { clientMessageId, text: '', sessionId, voice: note },
+        error.message ? undefined : 'voiceNote.processingError',
+      ),
+      voiceError: true,
+    };
+    set({
+      pending: null,
+      typing: false,
+      messages: [...state.messages.filter((m) => m.id !== localMessageId(clientMessageId)), failure],
+      limit: limited ? { message: error.message } : state.limit,
+    });
+  }
+
+  function voicePlaceholder(clientMessageId: string): LocalMessage {
+    return {
+      id: localMessageId(clientMessageId),
+      type: 'user',
+      content: '',
+      contentKey: 'voiceNote.placeholder',
+      timestamp: new Date().toISOString(),
+      clientMessageId,
+      sending: true,
+      voiceNote: { progress: 0, real: false },
+    };
   }
 
   /**
@@ -475,11 +575,43 @@ export const useChat = create<ChatState>()((set, get) => {
       return true;
     },
 
+    interrupt: async () => {
+      speechQueue.unlock();
+      const stopped = stopSpeech();
+      if (get().pending) await cancelPending(stopped);
+    },
+
+    sendVoiceNote: async (note) => {
+      speechQueue.unlock();
+      const stopped = stopSpeech();
+      if (get().pending && !(await cancelPending(stopped))) return false;
+      const state = get();
+      if (state.pending) return false;
+      if (connectionStatus(state) === 'offline') {
+        set({ messages: [...state.messages, systemNote('chat.serverUnavailable')] });
+        return false;
+      }
+      const clientMessageId = crypto.randomUUID();
+      set({ messages: [...state.messages, voicePlaceholder(clientMessageId)] });
+      await dispatchVoice(clientMessageId, note, state.activeSessionId);
+      return true;
+    },
+
     retry: async (errorMessageId) => {
       const state = get();
       const failed = state.messages.find((m) => m.id === errorMessageId);
       if (!failed?.retry || state.pending) return;
-      const { clientMessageId, text, sessionId } = failed.retry;
+      const { clientMessageId, text, sessionId, voice } = failed.retry;
+      if (voice) {
+        set({
+          messages: [
+            ...state.messages.filter((m) => m.id !== errorMessageId),
+            voicePlaceholder(clientMessageId),
+          ],
+        });
+        await dispatchVoice(clientMessageId, voice, sessionId ?? get().activeSessionId);
+        return;
+      }
       set({ messages: state.messages.filter((m) => m.id !== errorMessageId) });
       await dispatch(clientMessageId, text, sessionId ?? get().activeSessionId);
     },

@@ -2,6 +2,7 @@ import { useId, useLayoutEffect, useRef, useState, type FormEvent, type Keyboard
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_MAX_LENGTH } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { VoiceRecorder } from '../recording/VoiceRecorder.tsx';
 import { connectionStatus, useChat } from '../store.ts';
 
 const MAX_HEIGHT_PX = 160;
@@ -13,6 +14,7 @@ const MAX_HEIGHT_PX = 160;
 export function Composer() {
   const { t } = useTranslation();
   const [text, setText] = useState('');
+  const [voiceActive, setVoiceActive] = useState(false);
   const send = useChat((s) => s.send);
   // A reply being written (acknowledged) can be interrupted by a new send (barge-in, SPEC.md S-2).
   const pending = useChat((s) => s.pending !== null && s.pending.replyId === null);
@@ -57,11 +59,15 @@ export function Composer() {
   }
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className={`composer ${voiceActive ? 'composer--voice' : 'composer--with-mic'}`}
+      onSubmit={onSubmit}
+    >
       <label htmlFor={inputId} className="visually-hidden">
         {t('chat.inputLabel')}
       </label>
       <textarea
+        hidden={voiceActive}
         ref={area}
         id={inputId}
         className="composer__input"
@@ -74,8 +80,10 @@ export function Composer() {
         aria-describedby={hintId}
         maxLength={MESSAGE_MAX_LENGTH}
       />
+      <VoiceRecorder disabled={offline} onActiveChange={setVoiceActive} />
       <button
         type="submit"
+        hidden={voiceActive}
         className="composer__send"
         disabled={empty || pending}
         aria-label={t('chat.send')}

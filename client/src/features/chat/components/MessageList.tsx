@@ -142,8 +142,9 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
           : undefined,
       })
     : m.content || (m.type === 'error' ? t('chat.sendError') : '');
-  const who =
-    m.type === 'user'
+  const who = m.voiceError
+    ? t('voiceNote.transcriptionError')
+    : m.type === 'user'
       ? t('chat.you')
       : m.type === 'bot'
         ? t('chat.companion')
@@ -174,6 +175,12 @@ function MessageBubble({ message: m }: { message: LocalMessage }) {
         {text}
         {m.streaming ? <span className="caret" aria-hidden="true" /> : null}
       </p>
+      {m.voiceNote && m.sending ? (
+        <p className="bubble__note" data-testid="voice-progress">
+          {t('voiceNote.transcribing', { progress: m.voiceNote.progress })}
+          <progress className="bubble__progress" max={100} value={m.voiceNote.progress} />
+        </p>
+      ) : null}
       {m.type === 'bot' && m.audioUrl && !m.streaming ? <AudioButton audioUrl={m.audioUrl} /> : null}
       {m.isComplete === false && m.type === 'bot' && !m.streaming ? (
         <p className="bubble__note">{t('chat.incomplete')}</p>

@@ -7,6 +7,8 @@ import { useUsage, type UsageUpdated } from '../../../lib/usage.ts';
 import type { ChatServerEvent } from '../events.ts';
 import { useChat } from '../store.ts';
 
+const VOICE_ACK_TIMEOUT_MS = 90_000;
+
 /**
  * The one hook that subscribes the socket to the chat store (STYLE.md). Handshake refusals:
  * token_expired / unauthorized → refresh once and reconnect; protocol_mismatch → reload banner.
@@ -21,6 +23,8 @@ export function useChatSocket() {
     chat.setTransport({
       isConnected: () => socket.connected,
       send: (payload) => emitWithAck(socket, ClientEvent.chatSend, payload),
+      // Decoding and transcribing take longer than a text send (SPEC.md V-2, V-3).
+      voice: (payload) => emitWithAck(socket, ClientEvent.chatVoice, payload, VOICE_ACK_TIMEOUT_MS),
       watch: (sessionId) => {
         if (socket.connected) void emitWithAck(socket, ClientEvent.sessionWatch, { sessionId });
       },

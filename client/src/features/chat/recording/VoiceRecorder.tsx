@@ -1,0 +1,182 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../../../components/ui/Icon.tsx';
+import { useChat } from '../store.ts';
+import { elapsedSeconds, isSwipeCancel } from './machine.ts';
+import { useRecorder } from './use-recorder.ts';
+import './recording.css';
+
+/**
+ * Spec §2 Input / §4 Recording: the record button; while recording, a timer in seconds with stop
+ * (on touch, a swipe up of more than 50 px cancels); once stopped, a preview with play, send and
+ * delete. Starting a recording barges in like a new send (stops speech, cancels the reply).
+ */
+export function VoiceRecorder({
+  disabled,
+  onActiveChange,
+}: {
+  disabled: boolean;
+  onActiveChange: (active: boolean) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const sendVoiceNote = useChat((s) => s.sendVoiceNote);
+  const interrupt = useChat((s) => s.interrupt);
+  const busy = useChat((s) => s.pending !== null && s.pending.replyId === null);
+  const { state, start, stop, cancel, discard, markSent } = useRecorder({
+    lang: i18n.language === 'en' ? 'en-US' : 'es-ES',
+    onStart: () => void interrupt(),
+  });
+  const [playing, setPlaying] = useState(false);
+  const audio = useRef<HTMLAudioElement>(null);
+  const touchStartY = useRef<number | null>(null);
+
+  const active = state.status === 'recording' || state.status === 'requesting' || state.status === 'stopped';
+  useEffect(() => onActiveChange(active), [active, onActiveChange]);
+
+  // Spec §4: on touch, a swipe up of more than SWIPE_CANCEL_PX while recording cancels it.
+  const recording = state.status === 'recording';
+  useEffect(() => {
+    if (!recording) return;
+    const onStartTouch = (e: TouchEvent) => {
+      touchStartY.current = e.touches[0]?.clientY ?? null;
+    };
+    const onMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY;
+      if (touchStartY.current !== null && y !== undefined && isSwipeCancel(touchStartY.current, y)) {
+        touchStartY.current = null;
+        cancel();
+      }
+    };
+    const onEnd = () => {
+      touchStartY.current = null;
+    };
+    window.addEventListener('touchstart', onStartTouch, { passive: true });
+    window.addEventListener('touchmove', onMove, { passive: true });
+    window.addEventListener('touchend', onEnd);
+    return () => {
+      window.removeEventListener('touchstart', onStartTouch);
+      window.removeEventListener('touchmove', onMove);
+      window.removeEventListener('touchend', onEnd);
+    };
+  }, [recording, cancel]);
+
+  function togglePlay() {
+    const el = audio.current;
+    if (!el) return;
+    if (el.paused) void el.play().catch(() => setPlaying(false));
+    else el.pause();
+  }
+
+  function send() {
+    if (state.status !== 'stopped') return;
+    const { blob, mimeType, durationMs, transcriptHint } = state.note;
+    audio.current?.pause();
+    markSent();
+    void sendVoiceNote({ audio: blob, mimeType, durationMs, ...(transcriptHint ? { transcriptHint } : {}) });
+  }
+
+  if (state.status === 'recording' || state.status === 'requesting') {
+    const seconds = state.status === 'recording' ? elapsedSeconds(state.elapsedMs) : 0;
+    return (
+      <div className="voice-rec voice-rec--recording" role="group" aria-label={t('voiceNote.recording')}>
+        <span className="voice-rec__dot" aria-hidden="true" />
+        <span className="voice-rec__label">{t('voiceNote.recording')}</span>
+        <span className="voice-rec__timer" role="timer" aria-live="off" data-testid="voice-timer">
+          {t('voiceNote.timer', { seconds })}
+        </span>
+        <span className="voice-rec__hint">{t('voiceNote.swipeHint')}</span>
+        <button
+          type="button"
+          className="voice-rec__icon voice-rec__icon--ghost"
+          onClick={cancel}
+          aria-label={t('voiceNote.cancel')}
+          title={t('voiceNote.cancel')}
+        >
+          <Icon name="trash" />
+        </button>
+        <button
+          type="button"
+          className="voice-rec__icon voice-rec__icon--stop"
+          onClick={stop}
+          disabled={state.status !== 'recording'}
+          aria-label={t('voiceNote.stop')}
+          title={t('voiceNote.stop')}
+        >
+          <Icon name="stop" />
+        </button>
+      </div>
+    );
+  }
+
+  if (state.status === 'stopped') {
+    return (
+      <div className="voice-rec voice-rec--preview" role="group" aria-label={t('voiceNote.preview')}>
+        <audio
+          ref={audio}
+          src={state.note.url}
+          preload="metadata"
+          onPlay={() => setPlaying(true)}
+          onPause={() => setPlaying(false)}
+          onEnded={() => setPlaying(false)}
+          data-testid="voice-preview-audio"
+        />
+        <button
+          type="button"
+          className="voice-rec__icon voice-rec__icon--ghost"
+          onClick={togglePlay}
+          aria-label={playing ? t('voiceNote.pause') : t('voiceNote.play')}
+          title={playing ? t('voiceNote.pause') : t('voiceNote.play')}
+        >
+          <Icon name={playing ? 'stop' : 'play'} />
+        </button>
+        <span className="voice-rec__wave" aria-hidden="true" />
+        <span className="voice-rec__timer">
+          {t('voiceNote.timer', { seconds: elapsedSeconds(state.note.durationMs) })}
+        </span>
+        <button
+          type="button"
+          className="voice-rec__icon voice-rec__icon--ghost"
+          onClick={() => {
+            audio.current?.pause();
+            discard();
+          }}
+          aria-label={t('voiceNote.delete')}
+          title={t('voiceNote.delete')}
+        >
+          <Icon name="trash" />
+        </button>
+        <button
+          type="button"
+          className="voice-rec__icon voice-rec__icon--send"
+          onClick={send}
+          disabled={busy || disabled}
+          aria-label={t('voiceNote.send')}
+          title={t('voiceNote.send')}
+        >
+          <Icon name="send" />
+        </button>
+      </div>
+    );
+  }
+
+  const error = state.status === 'idle' ? state.error : null;
+  return (
+    <>
+      <button
+        type="button"
+        className="voice-rec__mic"
+        onClick={() => void start()}
+        disabled={disabled}
+        aria-label={t('voiceNote.record')}
+        title={t('voiceNote.record')}
+      >
+        <Icon name="mic" />
+      </button>
+      {error ? (
+        <p className="voice-rec__error" role="alert">
+          {error === 'micDenied' ? t('voiceNote.micDenied') : t('voiceNote.unsupported')}
+        </p>
+      ) : null}
+    </>
+  );
+}
