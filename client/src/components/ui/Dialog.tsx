@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon.tsx';
+import { FOCUSABLE, handleModalKeyDown } from './focus-trap.ts';
 
 interface DialogProps {
   title: string;
@@ -11,9 +12,6 @@ interface DialogProps {
   /** Wraps body and actions in a form; Enter submits. */
   onSubmit?: () => void;
 }
-
-const FOCUSABLE =
-  'button:not([disabled]), [href], input:not([disabled]), textarea, select, [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards. */
 export function Dialog({ title, onClose, children, actions, onSubmit }: DialogProps) {
@@ -31,23 +29,7 @@ export function Dialog({ title, onClose, children, actions, onSubmit }: DialogPr
   }, []);
 
   function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    handleModalKeyDown(event, panel.current, onClose);
   }
 
   const body = (

@@ -7,6 +7,7 @@ import { useSession } from '../../lib/session.ts';
 import { readJson, StorageKey, writeJson, writeString } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { FOCUSABLE, handleModalKeyDown } from '../ui/focus-trap.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import {
   categoryFilters,
@@ -33,9 +34,6 @@ interface Props {
   /** The chat session the choice applies to (POST /api/voices/select `sessionId`). */
   sessionId?: string | null;
 }
-
-const FOCUSABLE =
-  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; voices: Voice[] };
 
@@ -176,23 +174,7 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
   }
 
   function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    handleModalKeyDown(event, panel.current, onClose);
   }
 
   function categoryLabel(c: CategoryFilter): string {

@@ -1,5 +1,6 @@
 import { composeReply } from './compose.ts';
 import type { ReplyChunk, ReplyEngine, ReplyRequest } from './types.ts';
+import { abortableSleep } from '../../lib/abortable-sleep.ts';
 
 export { composeReply, type ComposedReply, type ComposeRequest } from './compose.ts';
 
@@ -17,22 +18,6 @@ export interface BuiltinReplyOptions {
 /** Each word with the spaces/punctuation that follow it: joining the pieces gives the text back. */
 export function splitIntoPieces(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? [];
-}
-
-/** Resolves after `ms`, or early (quietly) when the signal aborts; the timer never outlives it. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEngine {
@@ -54,7 +39,7 @@ export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEng
       for (const [index, piece] of pieces.entries()) {
         if (signal.aborted) return;
         if (index > 0 && options.tokenDelayMs > 0) {
-          await pause(options.tokenDelayMs, signal);
+          await abortableSleep(options.tokenDelayMs, signal);
           if (signal.aborted) return;
         }
         yield { type: 'text', text: piece };

@@ -2,6 +2,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { chatMessages } from './prompt.ts';
 import { withSideChannel } from './side-channel.ts';
 import type { ReplyChunk, ReplyEngine, ReplyRequest } from './types.ts';
+import { abortableSleep } from '../../lib/abortable-sleep.ts';
 
 /**
  * A reply engine over any OpenAI-compatible `POST {baseUrl}/chat/completions` with `stream: true`
@@ -139,7 +140,7 @@ export function createOpenAIReplyEngine(options: OpenAIReplyOptions): ReplyEngin
           });
         }
         const backoff = Math.min(MAX_BACKOFF_MS, baseDelay * 2 ** attemptNo * (0.75 + Math.random() / 2));
-        await sleep(Math.min(MAX_BACKOFF_MS, failed.retryAfterMs ?? backoff), request.signal);
+        await abortableSleep(Math.min(MAX_BACKOFF_MS, failed.retryAfterMs ?? backoff), request.signal);
         if (request.signal.aborted) return;
       }
     }
@@ -229,19 +230,4 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return `${error.message}${cause}`;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
