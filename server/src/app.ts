@@ -186,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
     speech,
     audioFiles,
+    defaultVoiceId: async (id) => (await storage.users.getPreferences(id))?.defaultVoiceId ?? null,
   });
   const voiceNotes = createVoiceNotesService({
     chat,

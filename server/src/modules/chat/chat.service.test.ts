@@ -6,6 +6,9 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
 import { createChatService, type ChatService, type ReplyOutcome } from './chat.service.ts';
+import { resolveVoice } from './reply-speech.ts';
+import { createFakeSynthesizer } from '../../test-support/speech.ts';
+import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
 
 /**
  * The chat service with its collaborators replaced at their boundaries: an in-memory store, a
@@ -67,7 +70,14 @@ const publisher: Publisher = {
 };
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} };
 
-function build(overrides: { replyFlushMs?: number; storage?: Storage } = {}) {
+function build(
+  overrides: {
+    replyFlushMs?: number;
+    storage?: Storage;
+    speech?: SpeechSynthesizer;
+    defaultVoiceId?: (userId: string) => Promise<string | null>;
+  } = {},
+) {
   return createChatService({
     sessions: (overrides.storage ?? storage).sessions,
     messages: (overrides.storage ?? storage).messages,
@@ -88,6 +98,8 @@ function build(overrides: { replyFlushMs?: number; storage?: Storage } = {}) {
     clock: () => new Date(),
     log: silentLog,
     replyFlushMs: overrides.replyFlushMs ?? 0,
+    speech: overrides.speech ?? null,
+    defaultVoiceId: overrides.defaultVoiceId,
   });
 }
 
@@ -393,3 +405,26 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 2000): Promi
     await new Promise((r) => setTimeout(r, 2));
   }
 }
+
+describe('V-7 the default voice', () => {
+  it('speaks a send that names no voice with the voice chosen in preferences; a named voice wins', async () => {
+    const synthesizer = createFakeSynthesizer({ msPerWord: 5 });
+    const withDefault = build({ speech: synthesizer, defaultVoiceId: async () => 'es-mateo' });
+    const first = await withDefault.send(userId, { message: 'Hola, ¿qué tal? Hoy hace un día precioso.' });
+    await (
+      await withDefault.ensureReply(userId, first.message, { personality: 'default' })
+    ).done;
+    expect(synthesizer.calls.length).toBeGreaterThan(0);
+    expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-mateo', 'es').voice)).toBe(true);
+
+    synthesizer.calls.length = 0;
+    const second = await withDefault.send(userId, {
+      message: 'Cuéntame algo bonito, por favor.',
+      sessionId: first.session.sessionId,
+    });
+    await (
+      await withDefault.ensureReply(userId, second.message, { personality: 'default', voiceId: 'es-lucia' })
+    ).done;
+    expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-lucia', 'es').voice)).toBe(true);
+  });
+});

@@ -70,6 +70,8 @@ export interface ChatServiceDeps {
   replyFlushMs?: number;
   /** Null or absent: replies are text only (SPEECH_ENGINE=none; SPEC.md S-1). */
   speech?: SpeechSynthesizer | null;
+  /** The voice a user chose as default (preferences.defaultVoiceId), for sends that name none (V-7). */
+  defaultVoiceId?: (userId: string) => Promise<string | null>;
   /** Where a reply's whole audio is stored as `<replyId>.<ext>` (SPEC.md S-4). */
   audioFiles?: BlobStore;
 }
@@ -721,6 +723,10 @@ export function createChatService(deps: ChatServiceDeps) {
         };
       }
       if (!accepting) throw new AppError('shutting_down');
+      if (options.voiceId === undefined && deps.speech && deps.defaultVoiceId) {
+        const chosen = await deps.defaultVoiceId(userId);
+        if (chosen) options = { ...options, voiceId: chosen };
+      }
       // Not in flight here, so interrupted (a crash, a stop): answered anew in its place.
       if (stored) await messages.delete(userId, stored._id);
       const replyId = deps.newId();
