@@ -88,5 +88,29 @@ export const SWIPE_CLOSE_PX = 120;
 export const ANIMATION_INTENT_DURATION_MS = 3000;
 export const ANIMATION_INTENT_TAIL_MS = 1000;
 
+/** 3D viewer (spec §8, §9). */
+export const VIEWER_MAX_CANVAS = { width: 600, height: 500 } as const;
+export const VIEWER_MAX_CANVAS_MOBILE = { width: 320, height: 240 } as const;
+export const VIEWER_ZOOM = { min: 1.5, max: 8 } as const;
+export const VIEWER_ZOOM_MOBILE = { min: 2, max: 6 } as const;
+export const VIEWER_MAX_CONTEXTS = 4;
+export const DEFAULT_MODEL_SCALE = 1.2;
+export const DEFAULT_MODEL_Y_OFFSET = -1.2;
+
+/** Avatar animation (spec §4, §9). */
+export const ANIMATION_MAX_WORKERS = 8;
+export const ANIMATION_REQUEST_TIMEOUT_MS = 1000;
+export const ANIMATION_CACHE_CLEANUP_MS = 5 * 60 * 1000;
+export const ANIMATION_RESPONSE_TIMES_KEPT = 100;
+export const ANIMATION_MAX_UPDATES_PER_SECOND = 60;
+export const BONE_ROTATION_CLAMP = 2;
+export const BONE_ROTATION_CLAMP_ADDITIVE = 0.1;
+export const LEG_ROTATION_CLAMP = 0.5;
+export const IDLE_SPEAKING_BLEND_S = 0.3;
+export const RETURN_TO_BASE_AFTER_GESTURE_MS = 1000;
+export const RETURN_TO_BASE_AFTER_SPEECH_MS = 500;
+export const RETURN_TO_BASE_TRANSITION_S = 0.8;
+export const RETURN_TO_BASE_MIN_INTERVAL_MS = 2000;
+
 /** How long socket.io keeps a disconnected client's missed events (ARCHITECTURE §2). */
 export const CONNECTION_RECOVERY_MS = 2 * 60 * 1000;

@@ -12,6 +12,7 @@ export * from './rest/chat.ts';
 export * from './rest/audio.ts';
 export * from './rest/voice-notes.ts';
 export * from './rest/voices.ts';
+export * from './rest/avatars.ts';
 export * from './rest/routes.ts';
 export * from './socket/chat.ts';
 export * from './socket/events.ts';

@@ -1,5 +1,6 @@
 import { accountRoutes, paymentRoutes } from './account.ts';
 import { audioRoutes } from './audio.ts';
+import { avatarRoutes } from './avatars.ts';
 import { authRoutes } from './auth.ts';
 import { chatRoutes } from './chat.ts';
 import { healthRoutes } from './health.ts';
@@ -16,6 +17,7 @@ export const routes = {
   audio: audioRoutes,
   voices: voicesRoutes,
   voiceNotes: voiceNoteRoutes,
+  avatars: avatarRoutes,
 } as const;
 
 export const allRoutes = [
@@ -26,4 +28,5 @@ export const allRoutes = [
   ...Object.values(chatRoutes),
   ...Object.values(audioRoutes),
   ...Object.values(voicesRoutes),
+  ...Object.values(avatarRoutes),
 ];

@@ -1,0 +1,142 @@
+import type { Emotion, Gesture } from '@alma/protocol';
+import type { Object3D } from 'three';
+
+/**
+ * The contract between the animation engine (this folder, plain TypeScript, no React) and the
+ * viewer (features/avatar/viewer, react-three-fiber). The viewer loads a glTF, hands its scene to
+ * `createAvatarAnimator` and calls `update` once per rendered frame; it never touches bones or
+ * morph targets itself. Everything the engine needs from the rest of the app comes in through
+ * the setters below.
+ */
+
+/** Canonical bones: Mixamo names without a prefix (ARCHITECTURE §6). */
+export const CANONICAL_BONES = [
+  'Hips',
+  'Spine',
+  'Spine1',
+  'Spine2',
+  'Neck',
+  'Head',
+  'Jaw',
+  'LeftEye',
+  'RightEye',
+  'LeftShoulder',
+  'LeftArm',
+  'LeftForeArm',
+  'LeftHand',
+  'RightShoulder',
+  'RightArm',
+  'RightForeArm',
+  'RightHand',
+  'LeftUpLeg',
+  'LeftLeg',
+  'LeftFoot',
+  'LeftToeBase',
+  'RightUpLeg',
+  'RightLeg',
+  'RightFoot',
+  'RightToeBase',
+  // Fingers: <Side>Hand<Finger><1..3>, e.g. LeftHandIndex1 (see FINGERS).
+] as const;
+export type CanonicalBone = (typeof CANONICAL_BONES)[number];
+export const FINGERS = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'] as const;
+
+/** The 15 Oculus visemes as morph target names (Ready Player Me convention). */
+export const VISEME_MORPHS = [
+  'viseme_sil',
+  'viseme_PP',
+  'viseme_FF',
+  'viseme_TH',
+  'viseme_DD',
+  'viseme_kk',
+  'viseme_CH',
+  'viseme_SS',
+  'viseme_nn',
+  'viseme_RR',
+  'viseme_aa',
+  'viseme_E',
+  'viseme_I',
+  'viseme_O',
+  'viseme_U',
+] as const;
+
+/** ARKit face shapes every system avatar carries and the engine drives when present. */
+export const ARKIT_MORPHS = [
+  'eyeBlinkLeft',
+  'eyeBlinkRight',
+  'eyeWideLeft',
+  'eyeWideRight',
+  'eyeSquintLeft',
+  'eyeSquintRight',
+  'mouthSmileLeft',
+  'mouthSmileRight',
+  'mouthFrownLeft',
+  'mouthFrownRight',
+  'browInnerUp',
+  'browDownLeft',
+  'browDownRight',
+  'browOuterUpLeft',
+  'browOuterUpRight',
+  'jawOpen',
+  'mouthOpen',
+  'mouthPucker',
+] as const;
+
+/** The emotions the avatar shows: spec §3 Emotions plus `surprised` of spec §4. */
+export type AvatarEmotion = Emotion | 'surprised';
+
+export type RigType = 'humanoid' | 'mixamo' | 'custom';
+export type BasePose = 'T' | 'A' | 'unknown';
+
+/** What the engine found in a model; what it lacks is listed, never crashed on. */
+export interface RigReport {
+  rigType: RigType;
+  basePose: BasePose;
+  /** The model's forward axis after normalisation, +Z for glTF-conformant models. */
+  facing: '+Z' | '-Z' | '+X' | '-X';
+  /** Canonical name → the model's node name. */
+  boneMap: Partial<Record<string, string>>;
+  missingBones: string[];
+  visemes: string[];
+  missingVisemes: string[];
+  hasBlink: boolean;
+  hasFingers: boolean;
+  hasFaceShapes: boolean;
+  warnings: string[];
+}
+
+/** Where the mouth is now: the speech queue's `getMouthState` (chat/audio/queue.ts). */
+export interface MouthSource {
+  getMouthState(): { viseme: string; weight: number };
+  /** Optional audio envelope 0–1, used when a chunk carries no visemes. */
+  getLevel?(): number;
+}
+
+/** Test and preview overrides: hold a viseme or an emotion, stop idle motion for stable shots. */
+export interface AnimatorOverrides {
+  viseme?: string | null;
+  emotion?: AvatarEmotion | null;
+  /** Freeze breathing, blinks and saccades (screenshots). */
+  still?: boolean;
+}
+
+export interface AvatarAnimator {
+  readonly report: RigReport;
+  setMouthSource(source: MouthSource | null): void;
+  /** Speaking (speech audible or reply streaming) blends idle ↔ speaking over 0.3 s. */
+  setSpeaking(speaking: boolean): void;
+  setEmotion(emotion: AvatarEmotion, intensity?: number): void;
+  /** Plays one of the twelve gestures; it lasts `durationMs` (default 3 s) + 1 s. */
+  playGesture(gesture: Gesture, durationMs?: number): void;
+  setOverrides(overrides: AnimatorOverrides): void;
+  /** Called by the viewer once per frame; `nowMs` is a monotonic clock (tests pass a fake one). */
+  update(nowMs: number): void;
+  dispose(): void;
+}
+
+export interface AnimatorOptions {
+  /** Off-thread computation (the worker pool); in-page when absent or failing. */
+  pool?: unknown;
+}
+
+export type CreateAvatarAnimator = (root: Object3D, options?: AnimatorOptions) => AvatarAnimator;
