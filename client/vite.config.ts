@@ -26,6 +26,9 @@ export default defineConfig({
       '/chat': api,
       '/message': api,
       '/health': api,
+      // The 3D models (ARCHITECTURE §6): system avatars and the default model.
+      '/models': SERVER,
+      '/model.glb': SERVER,
       '/socket.io': { target: SERVER, ws: true },
     },
   },

@@ -1,10 +1,15 @@
-// Bundles the server (and the protocol package it imports as TypeScript source) into one ESM file.
+// Bundles the server (and the protocol package it imports as TypeScript source) into one ESM file,
+// plus the worker threads it starts (avatar processing, avatar forge; src/lib/worker-thread.ts).
 // Dependencies stay external: they are installed beside it.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: {
+    server: 'src/server.ts',
+    'avatar-worker': 'src/avatars/processing/worker.ts',
+    'forge-worker': 'src/avatars/forge/worker.ts',
+  },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

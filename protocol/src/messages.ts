@@ -1,5 +1,6 @@
 import type { Language } from './constants.ts';
 import type { ErrorCode } from './errors.ts';
+import type { AvatarFailureCode } from './rest/avatar-uploads.ts';
 
 /**
  * The spec's error texts (§5, §8) in both languages. The server answers with them (by the
@@ -30,6 +31,22 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     invalid_audio: 'The voice note could not be read: the file is damaged or incomplete.',
     audio_too_long: 'The voice note is too long: the limit is 10 minutes and 10 MB.',
     voice_note_failed: 'Error processing the voice note. Please try again.',
+    voice_format_invalid: 'Only audio files are allowed (WAV, MP3, M4A, OGG)',
+    voice_file_damaged:
+      'Only audio files are allowed (WAV, MP3, M4A, OGG): this file is damaged or incomplete.',
+    voice_file_too_large: 'The file is too large. Maximum 10MB',
+    voice_limit_reached: "You have reached your plan's maximum of custom voices.",
+    upload_feature_not_included:
+      'Your plan does not include this feature. Contact support to upgrade to Pro.',
+    upload_storage_full: 'There is not enough storage left in your plan for this file.',
+    upload_concurrency_limit:
+      "You have reached your plan's limit of simultaneous uploads. Wait for the current one to finish.",
+    avatar_format_invalid: 'Only .glb files are allowed for avatars',
+    avatar_file_too_large: 'The file is too large. Maximum 50MB',
+    avatar_limit_reached: "You have reached your plan's maximum of custom avatars.",
+    avatar_not_ready:
+      'This avatar is not ready yet: its model is still being processed or processing failed.',
+    avatar_not_cancellable: 'Only an avatar that is still processing can be cancelled.',
     payments_maintenance:
       'Paid plans are in maintenance: upgrades, billing, cancellation and reactivation are disabled for now. Contact support to upgrade to Pro.',
     no_active_subscription:
@@ -67,6 +84,22 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     invalid_audio: 'No se pudo leer la nota de voz: el archivo está dañado o incompleto.',
     audio_too_long: 'La nota de voz es demasiado larga: el límite es de 10 minutos y 10 MB.',
     voice_note_failed: 'Error al procesar la nota de voz. Por favor, intenta de nuevo.',
+    // Spec §5, word for word.
+    voice_format_invalid: 'Solo se permiten archivos de audio (WAV, MP3, M4A, OGG)',
+    voice_file_damaged:
+      'Solo se permiten archivos de audio (WAV, MP3, M4A, OGG): este archivo está dañado o incompleto.',
+    voice_file_too_large: 'El archivo es demasiado grande. Máximo 10MB',
+    voice_limit_reached: 'Has alcanzado el máximo de voces personalizadas de tu plan.',
+    upload_feature_not_included: 'Tu plan no incluye esta función. Contacta con soporte para pasar a Pro.',
+    upload_storage_full: 'No tienes suficiente almacenamiento disponible en tu plan para este archivo.',
+    upload_concurrency_limit:
+      'Has alcanzado el límite de subidas simultáneas de tu plan. Espera a que termine la que está en curso.',
+    // Spec §5, word for word.
+    avatar_format_invalid: 'Solo se permiten archivos .glb para avatares',
+    avatar_file_too_large: 'El archivo es demasiado grande. Máximo 50MB',
+    avatar_limit_reached: 'Has alcanzado el máximo de avatares personalizados de tu plan.',
+    avatar_not_ready: 'Este avatar aún no está listo: su modelo se está procesando o el procesamiento falló.',
+    avatar_not_cancellable: 'Solo se puede cancelar un avatar que todavía se está procesando.',
     payments_maintenance:
       'Los planes de pago están en mantenimiento: la mejora de plan, la facturación, la cancelación y la reactivación están desactivadas por ahora. Contacta con soporte para pasar a Pro.',
     // Spec §8: "No tienes una suscripción activa" maps to the full no-active-subscription text.
@@ -100,6 +133,7 @@ export const FIELD_MESSAGES = {
     planNotAvailable: 'This plan is not available. Registration is limited to the free plan.',
     selectOrUploadAvatar: 'Select or upload an avatar',
     selectOrUploadVoice: 'Select or upload a voice',
+    voiceConsentRequired: 'Confirm that you have the right to use this voice before uploading it',
     messageRequired: 'Write a message',
     tooLong: 'This is too long',
     required: 'This field is required',
@@ -119,6 +153,7 @@ export const FIELD_MESSAGES = {
     planNotAvailable: 'Este plan no está disponible. El registro está limitado al plan gratuito.',
     selectOrUploadAvatar: 'Selecciona o sube un avatar',
     selectOrUploadVoice: 'Selecciona o sube una voz',
+    voiceConsentRequired: 'Confirma que tienes derecho a usar esta voz antes de subirla',
     messageRequired: 'Escribe un mensaje',
     tooLong: 'Es demasiado largo',
     required: 'Este campo es obligatorio',
@@ -138,3 +173,26 @@ export function errorMessage(language: Language, code: ErrorCode): string {
 export function fieldMessage(language: Language, code: string): string {
   return isFieldCode(code) ? FIELD_MESSAGES[language][code] : FIELD_MESSAGES[language].invalid;
 }
+
+/** Why an avatar's processing failed (SPEC.md AU-5), as the feedback panel shows it. */
+export const AVATAR_FAILURE_MESSAGES: Record<Language, Record<AvatarFailureCode, string>> = {
+  en: {
+    invalid_glb: 'The file is not a valid glTF binary (.glb).',
+    validation_failed: 'The model has errors the glTF validator reports; export it again and retry.',
+    unreadable_model: 'The model could not be read; it may be damaged.',
+    empty_model: 'The model contains no meshes to show.',
+    timeout: 'Processing took longer than the 5-minute limit.',
+    processing_failed: 'Avatar processing failed. Please try again.',
+    interrupted: 'Processing was interrupted by a server restart. Please try again.',
+  },
+  es: {
+    invalid_glb: 'El archivo no es un glTF binario (.glb) válido.',
+    validation_failed:
+      'El modelo tiene errores que señala el validador glTF; expórtalo de nuevo e inténtalo otra vez.',
+    unreadable_model: 'No se pudo leer el modelo; puede estar dañado.',
+    empty_model: 'El modelo no contiene mallas que mostrar.',
+    timeout: 'El procesamiento superó el límite de 5 minutos.',
+    processing_failed: 'El procesamiento del avatar falló. Por favor, inténtalo de nuevo.',
+    interrupted: 'Un reinicio del servidor interrumpió el procesamiento. Por favor, inténtalo de nuevo.',
+  },
+};

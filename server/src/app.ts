@@ -12,9 +12,12 @@ import type { SpeechSynthesizer } from './engines/speech/types.ts';
 import { createBuiltinSynthesizer } from './engines/speech/builtin.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
 import { createMailer, type Mailer } from './email/mailer.ts';
+import { createModelStore, forgeInWorker } from './avatars/forge/model-store.ts';
 import { registerAccountRoutes } from './modules/auth/account.routes.ts';
 import { createAccountService, type AccountService } from './modules/auth/account.service.ts';
 import { registerAudioRoutes } from './modules/audio/audio.routes.ts';
+import { registerAvatarsRoutes } from './modules/avatars/avatars.routes.ts';
+import { createAvatarsService } from './modules/avatars/avatars.service.ts';
 import { createAudioService, type AudioService } from './modules/audio/audio.service.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createLoginGuard } from './modules/auth/login-guard.ts';
@@ -27,6 +30,11 @@ import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
 import { registerVoiceNoteRoutes } from './modules/voice-notes/voice-notes.routes.ts';
+import { createAvatarUploadsService } from './avatars/processing/service.ts';
+import { registerAvatarUploadRoutes } from './modules/avatar-uploads/avatar-uploads.routes.ts';
+import { registerVoiceUploadRoutes } from './modules/voice-uploads/voice-uploads.routes.ts';
+import { createVoiceUploadsService } from './modules/voice-uploads/voice-uploads.service.ts';
+import { NO_UPLOADS } from './modules/plans/subscription-limits.ts';
 import { createVoiceNotesService } from './modules/voice-notes/voice-notes.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
@@ -167,12 +175,51 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
   });
   const users = createUsersService({ users: storage.users });
+  // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices.
+  const voiceUploads = createVoiceUploadsService({
+    users: storage.users,
+    voices: storage.customVoices,
+    blobs: createDiskBlobStore(join(config.dataDir, 'custom-voices')),
+    // Avatars share the plan's total storage with voices (spec §3).
+    otherStorageBytes: async (userId) => (await storage.customAvatars.usage(userId)).bytes,
+    // Called per upload, after avatarUploads below exists.
+    otherProcessingUploads: async (userId) => (await storage.customAvatars.usage(userId)).processing,
+    newId,
+    clock,
+    log: app.log,
+  });
+  // Custom avatars (SPEC.md AU-1…AU-9): uploads and processed models under DATA_DIR/custom-avatars.
+  const avatarUploads = createAvatarUploadsService({
+    avatars: storage.customAvatars,
+    users: storage.users,
+    dir: join(config.dataDir, 'custom-avatars'),
+    publisher,
+    newId,
+    clock,
+    log: app.log,
+    workers: config.avatarWorkers,
+    otherStorageBytes: async (userId) => (await voiceUploads.usage(userId)).voiceStorageBytes,
+    otherProcessingUploads: async (userId) => (await voiceUploads.usage(userId)).currentProcessingUploads,
+  });
   const plans = createPlansService({
     users: storage.users,
     usage: storage.usage,
     publisher,
     clock,
     freeMessagesPerMonth: config.freeMessagesPerMonth,
+    uploads: async (userId) => {
+      const [voicesUsed, avatarsUsed] = await Promise.all([
+        voiceUploads.usage(userId),
+        avatarUploads.usage(userId),
+      ]);
+      return {
+        ...NO_UPLOADS,
+        ...voicesUsed,
+        customAvatars: avatarsUsed.count,
+        avatarStorageBytes: avatarsUsed.bytes,
+        currentProcessingUploads: voicesUsed.currentProcessingUploads + avatarsUsed.processing,
+      };
+    },
   });
   const payments = createPaymentsService({ users: storage.users, clock });
   const chat = createChatService({
@@ -187,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     speech,
     audioFiles,
     defaultVoiceId: async (id) => (await storage.users.getPreferences(id))?.defaultVoiceId ?? null,
+    customVoice: (userId, voiceId) => voiceUploads.speechOf(userId, voiceId),
   });
   const voiceNotes = createVoiceNotesService({
     chat,
@@ -210,6 +258,14 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     preferences: storage.users,
     synthesizer: speech?.name === 'builtin' ? speech : createBuiltinSynthesizer(),
     previewDir: join(config.dataDir, 'system-voices'),
+    customVoices: {
+      list: (userId) => voiceUploads.list(userId),
+      find: (userId, id) => voiceUploads.find(userId, id),
+    },
+  });
+  // System avatars (AV-1…AV-3): the forge's models, made on first request into DATA_DIR/models.
+  const avatars = createAvatarsService({
+    models: createModelStore(join(config.dataDir, 'models'), forgeInWorker),
   });
   const oauth = createOAuthService({
     clients: createOAuthClients(config.oauth),
@@ -231,6 +287,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   registerAudioRoutes(app, { audio });
   await registerVoiceNoteRoutes(app, { chat, voiceNotes, publisher });
   registerVoicesRoutes(app, { voices });
+  registerAvatarsRoutes(app, { avatars });
+  await registerVoiceUploadRoutes(app, { voiceUploads });
+  await registerAvatarUploadRoutes(app, { avatarUploads });
   registerOAuthRoutes(app, {
     oauth,
     rateLimitMax: config.authRateLimitMax,
@@ -242,8 +301,10 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   await registerClient(app, config.clientDist);
   const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
+  await avatarUploads.recover();
   app.addHook('preClose', async () => {
     stopRetention();
+    avatarUploads.close();
     await chat.drain(config.shutdownGraceMs);
     await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —
@@ -253,6 +314,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     const deadline = Date.now() + 1000;
     while (io.engine.clientsCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    await transcriber?.close?.();
   });
 
   return { app, io, chat, account, audio, voices };

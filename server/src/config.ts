@@ -48,9 +48,13 @@ const EnvSchema = z.object({
   SPEECH_OPENAI_VOICE: z.string().min(1).default('alloy'),
   SPEECH_OPENAI_FORMAT: z.enum(['wav', 'pcm']).default('wav'),
   SPEECH_OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
+  // 1: send a custom voice's uploaded sample with each request (a cloning server; SPEC.md VU-8).
+  SPEECH_VOICE_CLONING: z.enum(['0', '1']).default('0'),
   // Voice-note transcription (engines/transcription; SPEC.md V-3): auto = the provider when
-  // configured, else the browser's transcript.
-  TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'hint', 'none']).default('auto'),
+  // configured, else Debian's pocketsphinx for English notes when installed, else the browser's
+  // transcript.
+  TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'pocketsphinx', 'hint', 'none']).default('auto'),
+  TRANSCRIBE_POCKETSPHINX_MODEL: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
   TRANSCRIBE_OPENAI_BASE_URL: httpUrl.optional(),
   TRANSCRIBE_OPENAI_API_KEY: z.string().min(1).optional(),
   TRANSCRIBE_OPENAI_MODEL: z.string().min(1).default('whisper-1'),
@@ -89,6 +93,8 @@ const EnvSchema = z.object({
   // Reply audio files in DATA_DIR/audio (protocol/SPEC.md S-7).
   SPEECH_RETENTION_DAYS: intFrom(1, 3650).default(7),
   AUDIO_CLEANUP_INTERVAL_MIN: intFrom(1, 7 * 24 * 60).default(60),
+  // Custom avatar processing (protocol/SPEC.md AU-3): worker threads per instance.
+  AVATAR_WORKERS: intFrom(1, 8).default(1),
 });
 
 /** An OAuth 2.0 client registered at an outside provider. */
@@ -117,6 +123,8 @@ export interface SpeechOpenAIConfig {
   voice: string;
   responseFormat: 'wav' | 'pcm';
   timeoutMs: number;
+  /** Send custom voices' samples (SPEECH_VOICE_CLONING=1). */
+  voiceCloning: boolean;
 }
 
 /** TRANSCRIBE_ENGINE=openai (see engines/transcription/openai.ts). */
@@ -159,6 +167,8 @@ export interface Config {
   transcribeEngine: z.infer<typeof EnvSchema>['TRANSCRIBE_ENGINE'];
   /** Set when the provider is used: TRANSCRIBE_ENGINE=openai, or auto with a URL or key given. */
   transcribeOpenai: TranscribeOpenAIConfig | null;
+  /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */
+  transcribePocketsphinxModel: string;
   authRateLimitMax: number;
   socketEventRateLimit: number;
   socketRecordDir: string | undefined;
@@ -189,6 +199,8 @@ export interface Config {
   speechRetentionDays: number;
   /** How often the retention sweep runs, in minutes. */
   audioCleanupIntervalMin: number;
+  /** Worker threads processing custom avatars at once. */
+  avatarWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -235,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     speechOpenai: e.SPEECH_ENGINE === 'openai' ? speechOpenaiConfig(e) : null,
     transcribeEngine: e.TRANSCRIBE_ENGINE,
     transcribeOpenai: transcribeOpenaiConfig(e),
+    transcribePocketsphinxModel: resolve(e.TRANSCRIBE_POCKETSPHINX_MODEL),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
@@ -267,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     freeMessagesPerMonth: e.FREE_MESSAGES_PER_MONTH ?? PLAN_TABLE.free.limits.messages,
     speechRetentionDays: e.SPEECH_RETENTION_DAYS,
     audioCleanupIntervalMin: e.AUDIO_CLEANUP_INTERVAL_MIN,
+    avatarWorkers: e.AVATAR_WORKERS,
   };
 }
 
@@ -318,6 +332,7 @@ function speechOpenaiConfig(e: z.infer<typeof EnvSchema>): SpeechOpenAIConfig {
     voice: e.SPEECH_OPENAI_VOICE,
     responseFormat: e.SPEECH_OPENAI_FORMAT,
     timeoutMs: e.SPEECH_OPENAI_TIMEOUT_MS,
+    voiceCloning: e.SPEECH_VOICE_CLONING === '1',
   };
 }
 

@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wavOf } from './wav.ts';
 
 /**
  * End-to-end tests on a real browser against the built app (`pnpm run build` first; `npm test`
@@ -25,29 +26,13 @@ process.env.E2E_DATA_DIR = dataDir;
  * 44.1 kHz mono, written at config load so no binary is committed.
  */
 function fakeMicWav(): string {
-  const rate = 44100;
-  const samples = rate * 2;
-  const buf = Buffer.alloc(44 + samples * 2);
-  buf.write('RIFF', 0);
-  buf.writeUInt32LE(36 + samples * 2, 4);
-  buf.write('WAVE', 8);
-  buf.write('fmt ', 12);
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24);
-  buf.writeUInt32LE(rate * 2, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write('data', 36);
-  buf.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    buf.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 0.3 * 32767), 44 + i * 2);
-  }
   const dir = join(root, 'tests/e2e/artifacts');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'fake-mic.wav');
-  writeFileSync(file, buf);
+  writeFileSync(
+    file,
+    wavOf(44100, 2, (t) => Math.sin(2 * Math.PI * 440 * t) * 0.3),
+  );
   return file;
 }
 const micWav = fakeMicWav();

@@ -1,5 +1,11 @@
 import { ClientEvent, ServerEvent, routes, type AuthSession } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectPocketsphinx } from '../../server/src/engines/transcription/pocketsphinx.ts';
+import {
+  librivoxAvailable,
+  librivoxVoiceNote,
+  loadLibrivoxClips,
+} from '../../server/src/test-support/librivox.ts';
 import { makeVoiceNote, type VoiceNoteFixture } from '../../server/src/test-support/voice-note.ts';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
@@ -176,5 +182,62 @@ describe('POST /message-audio', () => {
     expect(await res.json()).toMatchObject({
       error: { code: 'unsupported_audio', message: expect.stringContaining('formato') as unknown },
     });
+  });
+});
+
+/**
+ * English notes through Debian's pocketsphinx (TRANSCRIBE_ENGINE=auto picks it when installed):
+ * read speech from pocketsphinx-testdata, as Chrome's webm/opus over the socket and Firefox's
+ * ogg/opus over REST; no browser transcript, so every word comes from the server's recogniser.
+ */
+const sphinx = detectPocketsphinx();
+const sphinxReady = sphinx.ok && librivoxAvailable();
+if (!sphinxReady) {
+  console.warn(
+    `pocketsphinx voice-note tests skipped: ${sphinx.ok ? 'pocketsphinx-testdata is not installed' : sphinx.reason}`,
+  );
+}
+
+describe.skipIf(!sphinxReady)('English voice notes transcribed by pocketsphinx', () => {
+  const clip = () => {
+    const found = loadLibrivoxClips().find((c) => c.id.endsWith('0870'));
+    if (!found) throw new Error('clip 0870 missing');
+    return found;
+  };
+
+  it('V-3 chat:voice with language en: the stored transcript has the spoken words', async () => {
+    const someone = await registerUser(server.url);
+    const c = connect(server.url, someone.token);
+    await c.connected();
+    const ack = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'sphinx-1',
+      audio: await librivoxVoiceNote(clip(), 'webm'),
+      mimeType: 'audio/webm;codecs=opus',
+      durationMs: 7100,
+      language: 'en',
+    });
+    if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+    expect(ack.data.message.content).toMatch(/\bconsider\b/);
+    expect(ack.data.message.content).toMatch(/\bpower\b/);
+    await c.waitForReplyEnd(ack.data.replyId);
+  });
+
+  it('V-1/V-3 POST /message-audio with Accept-Language en: ogg/opus transcribed and replied to', async () => {
+    const someone = await registerUser(server.url);
+    const form = new FormData();
+    const data = await librivoxVoiceNote(clip(), 'ogg');
+    form.append('audio', new Blob([data as Uint8Array<ArrayBuffer>], { type: 'audio/ogg' }), 'note.ogg');
+    form.append('clientMessageId', 'sphinx-rest-1');
+    const res = await fetch(new URL('/message-audio', server.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${someone.token}`, 'accept-language': 'en-GB,en;q=0.9' },
+      body: form,
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const parsed = routes.voiceNotes.messageAudio.response.parse(body);
+    expect(parsed.transcription).toMatch(/\bconsider\b.*\bpower\b/);
+    expect(parsed.userMessage.audioUrl).toMatch(/^\/audio\/.+\.ogg$/);
+    expect(parsed.reply.length).toBeGreaterThan(0);
   });
 });

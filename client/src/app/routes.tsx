@@ -56,7 +56,7 @@ const screens: RouteObject[] = [
       {
         path: '/onboarding',
         lazy: async () => ({
-          Component: (await import('../features/onboarding/OnboardingPage.tsx')).OnboardingPage,
+          Component: (await import('./onboarding-route.tsx')).OnboardingRoute,
         }),
       },
       {
@@ -64,7 +64,7 @@ const screens: RouteObject[] = [
         children: [
           {
             path: '/chat',
-            lazy: async () => ({ Component: (await import('../features/chat/ChatPage.tsx')).ChatPage }),
+            lazy: async () => ({ Component: (await import('./chat-route.tsx')).ChatRoute }),
           },
           {
             path: '/dashboard',

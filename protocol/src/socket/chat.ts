@@ -4,6 +4,7 @@ import {
   ChatSessionSchema,
   EmotionSchema,
   GestureSchema,
+  LanguageSchema,
   MessageSchema,
   MoodSchema,
   PersonalitySchema,
@@ -48,6 +49,8 @@ export const ChatVoiceSchema = z.object({
     .nonnegative()
     .max(10 * 60 * 1000, 'tooLong'),
   transcriptHint: z.string().max(4000, 'tooLong').optional(),
+  /** The language spoken in the note (the app's language); default: the handshake's Accept-Language. */
+  language: LanguageSchema.optional(),
   personality: PersonalitySchema.optional(),
   voiceId: z.string().max(64, 'invalid').optional(),
 });

@@ -13,6 +13,9 @@ import { openStorage } from './index.ts';
 import {
   DEFAULT_PREFERENCES,
   DuplicateKeyError,
+  type CustomAvatarProgress,
+  type CustomAvatarRecord,
+  type CustomVoiceRecord,
   type IdentityRecord,
   type NewMessage,
   type NewUser,
@@ -1046,6 +1049,242 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         await storage.messages.insert(newMessage(userId, 'session-0002', 1));
         expect(await storage.messages.countByUser(userId)).toBe(2);
         expect(await storage.messages.countByUser('user-unknown')).toBe(0);
+      });
+    });
+
+    describe('custom voices', () => {
+      const voice = (
+        userId: string,
+        n: number,
+        overrides: Partial<CustomVoiceRecord> = {},
+      ): CustomVoiceRecord => ({
+        id: `custom-${pad(n)}`,
+        userId,
+        name: `Voz ${n}`,
+        description: 'Subida',
+        category: 'femenina',
+        language: 'español',
+        gender: 'female',
+        format: 'wav',
+        originalName: `voz ${n}.wav`,
+        file: `custom-${pad(n)}.wav`,
+        size: 1000 * n,
+        createdAt: at(n),
+        analysis: {
+          durationMs: 2500,
+          decoded: true,
+          rmsDb: -18.5,
+          peakDb: -1.2,
+          clippingRatio: 0,
+          pitchHz: 221.4,
+          pitchRangeHz: [200, 240],
+          syllablesPerSecond: 4.2,
+          warnings: ['short'],
+        },
+        speech: { variant: '+f3', pitch: 60, rate: 170 },
+        ...overrides,
+      });
+
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('stores a voice with its analysis and reads it back, owner-scoped (VU-5)', async () => {
+        await storage.customVoices.insert(voice('user-0001', 1));
+        expect(await storage.customVoices.find('user-0001', 'custom-0001')).toStrictEqual(
+          voice('user-0001', 1),
+        );
+        expect(await storage.customVoices.find('user-0002', 'custom-0001')).toBeNull();
+        expect(await storage.customVoices.find('user-0001', 'custom-9999')).toBeNull();
+      });
+
+      it('keeps null analysis figures (a format it could not decode)', async () => {
+        const partial = voice('user-0001', 1, {
+          format: 'mp3',
+          analysis: {
+            durationMs: 3000,
+            decoded: false,
+            rmsDb: null,
+            peakDb: null,
+            clippingRatio: null,
+            pitchHz: null,
+            pitchRangeHz: null,
+            syllablesPerSecond: null,
+            warnings: ['not_decoded'],
+          },
+        });
+        await storage.customVoices.insert(partial);
+        expect(await storage.customVoices.find('user-0001', 'custom-0001')).toStrictEqual(partial);
+      });
+
+      it("lists one user's voices oldest first and counts their bytes", async () => {
+        await storage.customVoices.insert(voice('user-0001', 3, { createdAt: at(30) }));
+        await storage.customVoices.insert(voice('user-0001', 1, { createdAt: at(10) }));
+        await storage.customVoices.insert(voice('user-0002', 2, { createdAt: at(20) }));
+        const list = await storage.customVoices.listForUser('user-0001');
+        expect(list.map((v) => v.id)).toEqual(['custom-0001', 'custom-0003']);
+        expect(await storage.customVoices.usage('user-0001')).toEqual({ count: 2, bytes: 4000 });
+        expect(await storage.customVoices.usage('user-0002')).toEqual({ count: 1, bytes: 2000 });
+        expect(await storage.customVoices.usage('user-unknown')).toEqual({ count: 0, bytes: 0 });
+        expect(await storage.customVoices.listForUser('user-unknown')).toEqual([]);
+      });
+
+      it("deletes only the owner's voice (VU-7)", async () => {
+        await storage.customVoices.insert(voice('user-0001', 1));
+        expect(await storage.customVoices.delete('user-0002', 'custom-0001')).toBe(false);
+        expect(await storage.customVoices.find('user-0001', 'custom-0001')).not.toBeNull();
+        expect(await storage.customVoices.delete('user-0001', 'custom-0001')).toBe(true);
+        expect(await storage.customVoices.delete('user-0001', 'custom-0001')).toBe(false);
+        expect(await storage.customVoices.usage('user-0001')).toEqual({ count: 0, bytes: 0 });
+      });
+    });
+
+    describe('custom avatars', () => {
+      const avatar = (
+        userId: string,
+        n: number,
+        overrides: Partial<CustomAvatarRecord> = {},
+      ): CustomAvatarRecord => ({
+        id: `avatar-${pad(n)}`,
+        userId,
+        name: `Avatar ${n}`,
+        description: 'Subido',
+        tags: ['fantasy', 'mine'],
+        originalName: `avatar ${n}.glb`,
+        originalSize: 1000 * n,
+        createdAt: at(n),
+        startedAt: at(n),
+        estimatedMs: 5000,
+        status: 'pending',
+        step: 'queued',
+        progress: 0,
+        uploadFile: `avatar-${pad(n)}.upload.glb`,
+        modelFile: null,
+        processedSize: null,
+        compressionRatio: null,
+        rigMetadata: null,
+        animationConfig: null,
+        compatibility: null,
+        error: null,
+        completedAt: null,
+        ...overrides,
+      });
+      const completed = {
+        status: 'completed',
+        step: 'stored',
+        progress: 100,
+        uploadFile: null,
+        modelFile: 'avatar-0001.glb',
+        processedSize: 400,
+        compressionRatio: 0.4,
+        rigMetadata: {
+          rigType: 'mixamo',
+          skinned: true,
+          basePose: 'T',
+          boneMap: { Hips: 'mixamorig:Hips' },
+          missingCoreBones: [],
+          boneCount: 52,
+          morphTargets: ['viseme_aa'],
+          visemes: ['viseme_aa'],
+          vertexCount: 1200,
+          textures: 1,
+        },
+        animationConfig: {
+          lipSync: 'jaw',
+          blink: false,
+          expressions: false,
+          gestures: true,
+          fingers: true,
+          armsDownFromPose: 'T',
+        },
+        compatibility: {
+          score: 60,
+          capabilities: [{ id: 'skeleton', coverage: 1, works: true }],
+          works: ['skeleton'],
+          missing: ['visemes'],
+          warnings: [],
+        },
+        completedAt: at(50),
+      } satisfies Partial<CustomAvatarProgress>;
+
+      beforeEach(async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+      });
+
+      it('stores an avatar and reads it back, owner-scoped (AU-4)', async () => {
+        await storage.customAvatars.insert(avatar('user-0001', 1));
+        expect(await storage.customAvatars.find('user-0001', 'avatar-0001')).toStrictEqual(
+          avatar('user-0001', 1),
+        );
+        expect(await storage.customAvatars.find('user-0002', 'avatar-0001')).toBeNull();
+        expect(await storage.customAvatars.listForUser('user-0002')).toEqual([]);
+      });
+
+      it('updates progress and results, only in the statuses asked for', async () => {
+        await storage.customAvatars.insert(avatar('user-0001', 1));
+        const processing = await storage.customAvatars.update('user-0001', 'avatar-0001', {
+          status: 'processing',
+          step: 'validating',
+          progress: 20,
+        });
+        expect(processing).toMatchObject({ status: 'processing', progress: 20, step: 'validating' });
+        // Another user's update, or one whose condition fails, changes nothing.
+        expect(await storage.customAvatars.update('user-0002', 'avatar-0001', { progress: 99 })).toBeNull();
+        expect(
+          await storage.customAvatars.update('user-0001', 'avatar-0001', { status: 'cancelled' }, [
+            'pending',
+          ]),
+        ).toBeNull();
+        const done = await storage.customAvatars.update('user-0001', 'avatar-0001', completed, [
+          'processing',
+        ]);
+        expect(done).toStrictEqual(avatar('user-0001', 1, completed));
+        expect(await storage.customAvatars.find('user-0001', 'avatar-0001')).toStrictEqual(done);
+        const failed = await storage.customAvatars.update('user-0001', 'avatar-0001', {
+          error: { code: 'timeout', detail: 'over 300000 ms' },
+        });
+        expect(failed?.error).toEqual({ code: 'timeout', detail: 'over 300000 ms' });
+      });
+
+      it('counts slots, bytes and processing jobs for the plan checks; lists unfinished jobs', async () => {
+        await storage.customAvatars.insert(avatar('user-0001', 1, completed));
+        await storage.customAvatars.insert(avatar('user-0001', 2, { status: 'processing', progress: 40 }));
+        await storage.customAvatars.insert(avatar('user-0001', 3, { status: 'failed', uploadFile: null }));
+        await storage.customAvatars.insert(avatar('user-0001', 4, { status: 'cancelled', uploadFile: null }));
+        await storage.customAvatars.insert(avatar('user-0002', 5));
+        expect(await storage.customAvatars.usage('user-0001')).toEqual({
+          count: 2,
+          bytes: 400 + 2000,
+          processing: 1,
+        });
+        expect(await storage.customAvatars.usage('user-0002')).toEqual({
+          count: 1,
+          bytes: 5000,
+          processing: 1,
+        });
+        expect(await storage.customAvatars.usage('user-unknown')).toEqual({
+          count: 0,
+          bytes: 0,
+          processing: 0,
+        });
+        const unfinished = await storage.customAvatars.listUnfinished();
+        expect(unfinished.map((a) => a.id)).toEqual(['avatar-0002', 'avatar-0005']);
+        expect((await storage.customAvatars.listForUser('user-0001')).map((a) => a.id)).toEqual([
+          'avatar-0001',
+          'avatar-0002',
+          'avatar-0003',
+          'avatar-0004',
+        ]);
+      });
+
+      it("deletes only the owner's avatar", async () => {
+        await storage.customAvatars.insert(avatar('user-0001', 1));
+        expect(await storage.customAvatars.delete('user-0002', 'avatar-0001')).toBe(false);
+        expect(await storage.customAvatars.delete('user-0001', 'avatar-0001')).toBe(true);
+        expect(await storage.customAvatars.delete('user-0001', 'avatar-0001')).toBe(false);
+        expect(await storage.customAvatars.usage('user-0001')).toEqual({ count: 0, bytes: 0, processing: 0 });
       });
     });
 

@@ -2,6 +2,8 @@ import { EMOTIONS, type ChatSession, type Emotion, type Message, type Preference
 import {
   DEFAULT_PREFERENCES,
   type ConversationContext,
+  type CustomAvatarRecord,
+  type CustomVoiceRecord,
   type EmotionScores,
   type IdentityRecord,
   type NewMessage,
@@ -243,4 +245,64 @@ export function pageWindow(page: number, pageSize: number): { skip: number; limi
     throw new RangeError(`page size must be a positive integer: ${pageSize}`);
   }
   return { skip: (page - 1) * pageSize, limit: pageSize };
+}
+
+/** A custom voice with exactly its record's fields (no driver extras at any depth). */
+export function pickCustomVoice(source: CustomVoiceRecord): CustomVoiceRecord {
+  const a = source.analysis;
+  return {
+    id: source.id,
+    userId: source.userId,
+    name: source.name,
+    description: source.description,
+    category: source.category,
+    language: source.language,
+    gender: source.gender,
+    format: source.format,
+    originalName: source.originalName,
+    file: source.file,
+    size: source.size,
+    createdAt: source.createdAt,
+    analysis: {
+      durationMs: a.durationMs,
+      decoded: a.decoded,
+      rmsDb: a.rmsDb,
+      peakDb: a.peakDb,
+      clippingRatio: a.clippingRatio,
+      pitchHz: a.pitchHz,
+      pitchRangeHz: a.pitchRangeHz ? [a.pitchRangeHz[0], a.pitchRangeHz[1]] : null,
+      syllablesPerSecond: a.syllablesPerSecond,
+      warnings: [...a.warnings],
+    },
+    speech: { variant: source.speech.variant, pitch: source.speech.pitch, rate: source.speech.rate },
+  };
+}
+
+/** A custom avatar with exactly its record's fields; nested JSON is copied as stored. */
+export function pickCustomAvatar(source: CustomAvatarRecord): CustomAvatarRecord {
+  const copy = <T>(value: T): T => (value === null ? value : (JSON.parse(JSON.stringify(value)) as T));
+  return {
+    id: source.id,
+    userId: source.userId,
+    name: source.name,
+    description: source.description,
+    tags: [...source.tags],
+    originalName: source.originalName,
+    originalSize: source.originalSize,
+    createdAt: source.createdAt,
+    startedAt: source.startedAt,
+    estimatedMs: source.estimatedMs,
+    status: source.status,
+    step: source.step,
+    progress: source.progress,
+    uploadFile: source.uploadFile,
+    modelFile: source.modelFile,
+    processedSize: source.processedSize,
+    compressionRatio: source.compressionRatio,
+    rigMetadata: copy(source.rigMetadata),
+    animationConfig: copy(source.animationConfig),
+    compatibility: copy(source.compatibility),
+    error: source.error ? { code: source.error.code, detail: source.error.detail } : null,
+    completedAt: source.completedAt,
+  };
 }

@@ -1,5 +1,17 @@
 import type {
+  AnimationConfig,
+  AvatarFailureCode,
+  AvatarProcessingStep,
+  AvatarUploadStatus,
+  CompatibilityReport,
+  RigMetadata,
   ChatSession,
+  CustomVoiceSpeech,
+  VoiceAnalysis,
+  VoiceCategory,
+  VoiceGender,
+  VoiceLanguage,
+  VoiceUploadFormat,
   Emotion,
   Gesture,
   OAuthProvider,
@@ -312,6 +324,99 @@ export interface MessageRepository {
   clearAudioUrls(userId: string): Promise<number>;
 }
 
+/** An uploaded voice (SPEC.md VU-5); its sample is the blob `file` in the custom-voices store. */
+export interface CustomVoiceRecord {
+  id: string;
+  userId: string;
+  name: string;
+  description: string;
+  category: VoiceCategory;
+  language: VoiceLanguage;
+  gender: VoiceGender;
+  format: VoiceUploadFormat;
+  originalName: string;
+  /** Blob name of the sample (`<id>.<ext>`). */
+  file: string;
+  size: number;
+  createdAt: string;
+  analysis: VoiceAnalysis;
+  speech: CustomVoiceSpeech;
+}
+
+export interface CustomVoiceRepository {
+  insert(record: CustomVoiceRecord): Promise<void>;
+  /** Owner-scoped: another user's voice reads as null. */
+  find(userId: string, id: string): Promise<CustomVoiceRecord | null>;
+  /** Oldest first. */
+  listForUser(userId: string): Promise<CustomVoiceRecord[]>;
+  /** False when there was none of this user's. */
+  delete(userId: string, id: string): Promise<boolean>;
+  /** How many voices the user has and their samples' bytes (the plan checks, spec §5). */
+  usage(userId: string): Promise<{ count: number; bytes: number }>;
+}
+
+/** Fields a custom avatar's processing changes (SPEC.md AU-4). */
+export interface CustomAvatarProgress {
+  status: AvatarUploadStatus;
+  step: AvatarProcessingStep;
+  progress: number;
+  /** Blob name of the upload as received; null once processing is over (it is removed then). */
+  uploadFile: string | null;
+  /** Blob name of the optimised model, once completed. */
+  modelFile: string | null;
+  processedSize: number | null;
+  compressionRatio: number | null;
+  rigMetadata: RigMetadata | null;
+  animationConfig: AnimationConfig | null;
+  compatibility: CompatibilityReport | null;
+  error: { code: AvatarFailureCode; detail: string } | null;
+  completedAt: string | null;
+}
+
+/** An uploaded avatar (spec §3 Custom avatar; SPEC.md AU-4); its files are blobs in the avatar store. */
+export interface CustomAvatarRecord extends CustomAvatarProgress {
+  id: string;
+  userId: string;
+  name: string;
+  description: string;
+  tags: string[];
+  originalName: string;
+  originalSize: number;
+  createdAt: string;
+  /** When processing started (the spec's startTime). */
+  startedAt: string;
+  /** Expected processing time from the start, ms. */
+  estimatedMs: number;
+}
+
+export interface CustomAvatarRepository {
+  insert(record: CustomAvatarRecord): Promise<void>;
+  /** Owner-scoped: another user's avatar reads as null. */
+  find(userId: string, id: string): Promise<CustomAvatarRecord | null>;
+  /** Oldest first. */
+  listForUser(userId: string): Promise<CustomAvatarRecord[]>;
+  /**
+   * Applies the patch when the avatar is the user's and its status is one of `whenStatus` (any
+   * when omitted); the updated record, or null when nothing matched. The status condition makes
+   * "cancel" and "complete" race safely.
+   */
+  update(
+    userId: string,
+    id: string,
+    patch: Partial<CustomAvatarProgress>,
+    whenStatus?: readonly AvatarUploadStatus[],
+  ): Promise<CustomAvatarRecord | null>;
+  /** False when there was none of this user's. */
+  delete(userId: string, id: string): Promise<boolean>;
+  /**
+   * The plan checks (spec §5): avatars that hold a slot (all but failed and cancelled), the bytes
+   * they store (processed size once completed, else the upload's), and how many are in processing.
+   */
+  usage(userId: string): Promise<{ count: number; bytes: number; processing: number }>;
+  /** Every pending or processing avatar, of every user (restart recovery). */
+  listUnfinished(): Promise<CustomAvatarRecord[]>;
+}
+
 export interface Storage {
   readonly kind: 'embedded' | 'mongodb';
   readonly users: UserRepository;
@@ -321,6 +426,8 @@ export interface Storage {
   readonly oneTimeTokens: OneTimeTokenRepository;
   readonly identities: IdentityRepository;
   readonly usage: UsageRepository;
+  readonly customVoices: CustomVoiceRepository;
+  readonly customAvatars: CustomAvatarRepository;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -8,6 +8,8 @@ import type { Storage } from '../storage/types.ts';
 
 export interface TestApp extends AlmaApp {
   storage: Storage;
+  /** The app's DATA_DIR (a temp dir removed by `close`). */
+  dataDir: string;
   close: () => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function buildTestApp(
   return {
     ...built,
     storage,
+    dataDir,
     close: async () => {
       await built.app.close();
       await storage.close();

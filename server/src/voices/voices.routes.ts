@@ -13,8 +13,8 @@ const LIST_MESSAGE = {
 export function registerVoicesRoutes(app: FastifyInstance, deps: { voices: VoicesService }): void {
   const { voices } = deps;
 
-  registerRoute(app, routes.voices.list, async (_input, { request }) => {
-    const list = voices.list();
+  registerRoute(app, routes.voices.list, async (_input, { request, userId }) => {
+    const list = await voices.listFor(userId);
     const language = languageFromHeader(request.headers['accept-language']);
     return { success: true as const, voices: list, message: LIST_MESSAGE[language](list.length) };
   });
@@ -24,9 +24,9 @@ export function registerVoicesRoutes(app: FastifyInstance, deps: { voices: Voice
     voices: voices.recommended(params.avatarId),
   }));
 
-  registerRoute(app, routes.voices.get, async ({ params }) => ({
+  registerRoute(app, routes.voices.get, async ({ params }, { userId }) => ({
     success: true as const,
-    voice: voices.get(params.id),
+    voice: await voices.getFor(userId, params.id),
   }));
 
   registerRoute(app, routes.voices.select, async ({ body }, { userId, request }) => ({

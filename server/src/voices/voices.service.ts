@@ -70,6 +70,11 @@ export interface VoicesServiceDeps {
   synthesizer: SpeechSynthesizer;
   /** Where generated previews are cached: DATA_DIR/system-voices. */
   previewDir: string;
+  /** The user's uploaded voices (SPEC.md VU-8): listed beside the catalogue, selectable. */
+  customVoices?: {
+    list(userId: string): Promise<Voice[]>;
+    find(userId: string, id: string): Promise<Voice | null>;
+  };
 }
 
 export function createVoicesService(deps: VoicesServiceDeps) {
@@ -114,8 +119,26 @@ export function createVoicesService(deps: VoicesServiceDeps) {
       return ids.map((id) => toVoice(mustFind(id)));
     },
 
+    /** The catalogue followed by the user's own custom voices (VU-8). */
+    async listFor(userId: string): Promise<Voice[]> {
+      const custom = deps.customVoices ? await deps.customVoices.list(userId) : [];
+      return [...service.list(), ...custom];
+    },
+
+    /** A catalogue voice, or one of the user's custom voices (VU-8); anything else `not_found`. */
+    async getFor(userId: string, id: string): Promise<Voice> {
+      const custom = deps.customVoices ? await deps.customVoices.find(userId, id) : null;
+      return custom ?? service.get(id);
+    },
+
     /** `language` is the caller's, for the field error's text. */
     async select(userId: string, voiceId: string, language: Language): Promise<Voice> {
+      const custom = deps.customVoices ? await deps.customVoices.find(userId, voiceId) : null;
+      if (custom) {
+        const stored = await preferences.updatePreferences(userId, { defaultVoiceId: custom.id });
+        if (!stored) throw new AppError('unauthorized');
+        return custom;
+      }
       const voice = findSystemVoice(voiceId);
       if (!voice) {
         throw new AppError('validation_failed', {

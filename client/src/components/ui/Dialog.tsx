@@ -11,10 +11,12 @@ interface DialogProps {
   actions?: ReactNode;
   /** Wraps body and actions in a form; Enter submits. */
   onSubmit?: () => void;
+  /** Extra classes for the panel (e.g. `dialog--wide`). */
+  className?: string;
 }
 
 /** A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards. */
-export function Dialog({ title, onClose, children, actions, onSubmit }: DialogProps) {
+export function Dialog({ title, onClose, children, actions, onSubmit, className }: DialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -43,7 +45,7 @@ export function Dialog({ title, onClose, children, actions, onSubmit }: DialogPr
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={panel}
-        className="dialog"
+        className={className ? `dialog ${className}` : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

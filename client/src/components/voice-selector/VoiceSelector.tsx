@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routes, type Voice } from '@alma/protocol';
-import { call } from '../../lib/api.ts';
+import { call, errorText } from '../../lib/api.ts';
+import { subscriptionLimits } from '../../lib/limits.ts';
 import { savePreferences, usePreferences, usePreferencesOf } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { readJson, StorageKey, writeJson, writeString } from '../../lib/storage.ts';
@@ -25,6 +26,8 @@ import {
   type CategoryFilter,
   type LanguageFilter,
 } from './logic.ts';
+import type { VoiceUploadResult } from './upload.ts';
+import { VoiceUploadPanel } from './VoiceUploadPanel.tsx';
 import './voice-selector.css';
 
 interface Props {
@@ -50,6 +53,7 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
   const panel = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
   const userId = useSession((s) => s.user?.id ?? null);
+  const token = useSession((s) => s.token);
   const prefs = usePreferencesOf(userId);
 
   const [load, setLoad] = useState<LoadState>({ status: 'loading' });
@@ -68,6 +72,8 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
   const [saving, setSaving] = useState(false);
   const [volume, setVolume] = useState<number>(VOLUME.initial);
   const [previewing, setPreviewing] = useState<string | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
   const audio = useRef<HTMLAudioElement>(null);
   const previewTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -173,6 +179,37 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
     onClose();
   }
 
+  const loadLimits = useCallback(
+    async () => (userId ? (await subscriptionLimits.get(userId)).subscription : null),
+    [userId],
+  );
+
+  /** A new custom voice joins the list and becomes the pending choice (VU-8). */
+  function onUploaded({ voice }: VoiceUploadResult) {
+    subscriptionLimits.invalidate();
+    setLoad((l) => (l.status === 'ready' ? { status: 'ready', voices: [...l.voices, voice] } : l));
+    setPending(voice.id);
+  }
+
+  async function deleteVoice(voice: Voice) {
+    setDeleting(true);
+    try {
+      await call(routes.voiceUploads.remove, { params: { id: voice.id } });
+      subscriptionLimits.invalidate();
+      if (previewing === voice.id) stopPreview();
+      setLoad((l) =>
+        l.status === 'ready' ? { status: 'ready', voices: l.voices.filter((v) => v.id !== voice.id) } : l,
+      );
+      if (pending === voice.id) setPending(null);
+      toast(t('voiceSelector.deleted'), 'success');
+    } catch (error) {
+      toast(errorText(error, t('voiceSelector.deleteFailed')), 'error');
+    } finally {
+      setDeleting(false);
+      setConfirmingDelete(null);
+    }
+  }
+
   function onKeyDown(event: KeyboardEvent) {
     handleModalKeyDown(event, panel.current, onClose);
   }
@@ -273,6 +310,9 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
         </div>
 
         <div className="voice-selector__body" aria-live="polite" aria-busy={load.status === 'loading'}>
+          {category === 'personalizadas' && load.status === 'ready' ? (
+            <VoiceUploadPanel token={token} loadLimits={loadLimits} onUploaded={onUploaded} />
+          ) : null}
           {load.status === 'loading' ? (
             <div className="voice-selector__state">
               <Spinner />
@@ -328,6 +368,7 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
                         ) : null}
                       </span>
                       <span className="voice-card__meta">
+                        {v.isCustom ? `${t('voiceSelector.custom')} · ` : ''}
                         {categoryLabel(v.category)} · {languageLabel(v.language)}
                         {v.recommended ? ` · ${t('voiceSelector.recommended')}` : ''}
                       </span>
@@ -355,6 +396,41 @@ export function VoiceSelector({ onClose, onConfirmed, sessionId }: Props) {
                     >
                       <Icon name="heart" />
                     </button>
+                    {v.isCustom ? (
+                      <button
+                        type="button"
+                        className="icon-button voice-card__delete"
+                        aria-label={t('voiceSelector.delete', { name: v.name })}
+                        onClick={() => setConfirmingDelete(v.id)}
+                      >
+                        <Icon name="trash" />
+                      </button>
+                    ) : null}
+                    {confirmingDelete === v.id ? (
+                      <div
+                        className="voice-card__confirm"
+                        role="alertdialog"
+                        aria-label={t('voiceSelector.delete', { name: v.name })}
+                      >
+                        <span>{t('voiceSelector.deleteConfirm', { name: v.name })}</span>
+                        <button
+                          type="button"
+                          className="button button--ghost"
+                          autoFocus
+                          onClick={() => setConfirmingDelete(null)}
+                        >
+                          {t('common.cancel')}
+                        </button>
+                        <button
+                          type="button"
+                          className="button button--danger"
+                          disabled={deleting}
+                          onClick={() => void deleteVoice(v)}
+                        >
+                          {t('voiceSelector.deleteYes')}
+                        </button>
+                      </div>
+                    ) : null}
                   </li>
                 );
               })}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ErrorBoundary } from '../../components/ui/ErrorBoundary.tsx';
@@ -9,14 +9,13 @@ import { VoiceSelector } from '../../components/voice-selector/VoiceSelector.tsx
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { installAudioUnlock, stopSpeech } from './audio/speech.ts';
-import { AvatarStage } from './components/AvatarStage.tsx';
+import { AvatarStage, type StageAvatarDrive } from './components/AvatarStage.tsx';
 import { ChatHeader } from './components/ChatHeader.tsx';
 import { Composer } from './components/Composer.tsx';
 import { ContextStrip } from './components/ContextStrip.tsx';
 import { LimitBanner, ProtocolBanner } from './components/LimitBanner.tsx';
 import { MessageList } from './components/MessageList.tsx';
 import type { OptionsAction } from './components/OptionsMenu.tsx';
-import { PickerDialog } from './components/PickerDialogs.tsx';
 import { SessionDialogs, type SessionDialogState } from './components/SessionDialogs.tsx';
 import { SessionsSidebar } from './components/SessionsSidebar.tsx';
 import { useChatOverlay } from './hooks/use-chat-overlay.ts';
@@ -24,16 +23,24 @@ import { useChatSocket } from './hooks/use-chat-socket.ts';
 import { useServerHealth } from './hooks/use-server-health.ts';
 import { useChat } from './store.ts';
 
+/** What app/ composes into the chat from the avatar feature (features never import each other). */
+export interface ChatPageSlots {
+  /** The 3D avatar of the stage. */
+  renderAvatar?: (drive: StageAvatarDrive) => ReactNode;
+  /** The avatar selector modal (spec §2). */
+  renderAvatarPicker?: (onClose: () => void) => ReactNode;
+}
+
 /** The chat screen inside its own error boundary (spec §2: a fallback with reload and retry). */
-export function ChatPage() {
+export function ChatPage(slots: ChatPageSlots) {
   return (
     <ErrorBoundary>
-      <ChatScreen />
+      <ChatScreen {...slots} />
     </ErrorBoundary>
   );
 }
 
-function ChatScreen() {
+function ChatScreen({ renderAvatar, renderAvatarPicker }: ChatPageSlots) {
   const { t } = useTranslation();
   useDocumentTitle(t('chat.pageTitle'));
   const navigate = useNavigate();
@@ -88,6 +95,10 @@ function ChatScreen() {
         onToggleSidebar={() => setSidebarOpen((o) => !o)}
         onLogout={() => void onLogout()}
         onOption={onOption}
+        onOpenChat={() => {
+          overlay.setOpen(true);
+          document.querySelector<HTMLElement>('#composer textarea')?.focus();
+        }}
       />
       <ProtocolBanner />
       <LimitBanner />
@@ -109,6 +120,7 @@ function ChatScreen() {
             onOpenChat={() => overlay.setOpen(true)}
             onPickAvatar={() => setPicker('avatar')}
             onPickVoice={() => setPicker('voice')}
+            renderAvatar={renderAvatar}
           />
         </div>
         <main
@@ -154,7 +166,7 @@ function ChatScreen() {
         </main>
       </div>
       <SessionDialogs state={dialog} onClose={() => setDialog(null)} />
-      {picker === 'avatar' ? <PickerDialog kind="avatar" onClose={() => setPicker(null)} /> : null}
+      {picker === 'avatar' && renderAvatarPicker ? renderAvatarPicker(() => setPicker(null)) : null}
       {picker === 'voice' ? (
         <VoiceSelector sessionId={activeSession?.sessionId ?? null} onClose={() => setPicker(null)} />
       ) : null}

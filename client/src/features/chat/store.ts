@@ -14,7 +14,7 @@ import {
   ServerEvent,
 } from '@alma/protocol';
 import { ApiError, call, download } from '../../lib/api.ts';
-import { i18n } from '../../lib/i18n.ts';
+import { currentLanguage, i18n } from '../../lib/i18n.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast.ts';
@@ -32,6 +32,7 @@ import {
   type VoiceNoteInput,
 } from './events.ts';
 import { startSimulatedProgress } from './recording/progress.ts';
+import { postVoiceNote, voiceRoute, type VoiceNoteReply } from './recording/voice-rest.ts';
 
 /** How the chat reaches the server in real time; the socket hook provides it. */
 export interface ChatTransport {
@@ -274,8 +275,9 @@ export const useChat = create<ChatState>()((set, get) => {
         })),
     );
     try {
-      if (!transport?.isConnected() || !transport.voice) {
-        return failVoice(clientMessageId, note, sessionId, { code: 'unavailable', message: '' });
+      // No socket: POST /message-audio answers with the whole reply (SPEC.md V-1).
+      if (voiceRoute(transport) === 'rest' || !transport?.voice) {
+        return await dispatchVoiceRest(clientMessageId, note, sessionId);
       }
       const audio = await note.audio.arrayBuffer();
       const ack = await transport.voice({
@@ -284,6 +286,7 @@ export const useChat = create<ChatState>()((set, get) => {
         mimeType: note.mimeType,
         durationMs: Math.max(0, Math.round(note.durationMs)),
         personality: get().personality,
+        language: currentLanguage(),
         ...(note.transcriptHint ? { transcriptHint: note.transcriptHint } : {}),
         ...(sessionId ? { sessionId } : {}),
       });
@@ -292,6 +295,63 @@ export const useChat = create<ChatState>()((set, get) => {
     } finally {
       stopSimulation();
     }
+  }
+
+  /** A voice note over `POST /message-audio`: the stored note replaces the placeholder, the reply follows. */
+  async function dispatchVoiceRest(
+    clientMessageId: string,
+    note: VoiceNoteInput,
+    sessionId: string | null,
+  ): Promise<void> {
+    let reply: VoiceNoteReply;
+    try {
+      reply = await postVoiceNote({
+        clientMessageId,
+        note,
+        personality: get().personality,
+        sessionId,
+        language: currentLanguage(),
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        return failVoice(clientMessageId, note, sessionId, { code: 'server_error', message: '' });
+      }
+      const code =
+        error.code === 'network_error' || error.code === 'timeout'
+          ? 'unavailable'
+          : error.code === 'invalid_response'
+            ? 'server_error'
+            : error.code;
+      return failVoice(clientMessageId, note, sessionId, {
+        code,
+        message: code === 'unavailable' ? '' : error.displayMessage,
+      });
+    }
+    const state = get();
+    const bot: LocalMessage = {
+      id: reply.messageId,
+      type: 'bot',
+      content: reply.reply,
+      timestamp: new Date().toISOString(),
+      emotion: reply.emotion,
+      personality: reply.personality,
+      isComplete: reply.isComplete,
+    };
+    set({
+      messages: [
+        ...state.messages.map((m) =>
+          m.id === localMessageId(clientMessageId)
+            ? { ...fromServerMessage(reply.userMessage), sending: false }
+            : m,
+        ),
+        ...(state.messages.some((m) => m.id === bot.id) ? [] : [bot]),
+      ],
+      pending: null,
+      typing: false,
+      emotion: reply.emotion,
+      activeSessionId: state.activeSessionId ?? reply.sessionId,
+    });
+    if (!state.sessions.some((s) => s.sessionId === reply.sessionId)) void get().loadSessions();
   }
 
   /** A refused voice note: nothing was stored (V-3), so the placeholder goes; the error can retry. */

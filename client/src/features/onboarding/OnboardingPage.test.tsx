@@ -7,15 +7,49 @@ import { usePreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { OnboardingPage } from './OnboardingPage.tsx';
 import { testUser as user } from '../../test/fixtures.ts';
-import { stubFetch, testPreferences } from '../../test/fetch.ts';
+import { stubFetch, testPreferences, type FakeRoute } from '../../test/fetch.ts';
 
-function renderOnboarding() {
+function voice(id: string, name: string, language: 'español' | 'inglés', category = 'femenina') {
+  return {
+    id,
+    name,
+    description: `${name} description`,
+    category,
+    language,
+    gender: category === 'femenina' ? 'female' : 'male',
+    file: `${id}.mp3`,
+    previewUrl: `/system-voices/${id}.mp3`,
+    recommended: false,
+    favorite: false,
+    recent: false,
+    isCustom: false,
+  };
+}
+const voices = [
+  voice('es-lucia', 'Lucía', 'español'),
+  voice('es-mateo', 'Mateo', 'español', 'masculina'),
+  voice('en-emma', 'Emma', 'inglés'),
+];
+
+/** The server: the voice catalogue, plus whatever the test adds. */
+function serve(more: FakeRoute = () => undefined) {
+  return stubFetch((request) =>
+    request.method === 'GET' && request.path === '/api/voices'
+      ? { body: { success: true, voices, message: '' } }
+      : more(request),
+  );
+}
+
+function renderOnboarding(
+  options: { state?: unknown; picker?: Parameters<typeof OnboardingPage>[0]['renderAvatarPicker'] } = {},
+) {
   const router = createMemoryRouter(
     [
-      { path: '/onboarding', element: <OnboardingPage /> },
+      { path: '/onboarding', element: <OnboardingPage renderAvatarPicker={options.picker} /> },
       { path: '/chat', element: <p>chat page</p> },
+      { path: '/login', element: <p>login page</p> },
     ],
-    { initialEntries: ['/onboarding'] },
+    { initialEntries: [{ pathname: '/onboarding', state: options.state ?? null }] },
   );
   render(
     <I18nextProvider i18n={i18n}>
@@ -46,7 +80,7 @@ describe('onboarding (spec §2, §5)', () => {
   });
 
   it('avatar → voice → finish saves the choice to the server and goes to /chat', async () => {
-    const calls = stubFetch(({ method, path, body }) =>
+    const calls = serve(({ method, path, body }) =>
       method === 'PUT' && path === '/api/users/preferences'
         ? { body: { success: true, preferences: { ...testPreferences, ...(body as object) } } }
         : undefined,
@@ -58,8 +92,12 @@ describe('onboarding (spec §2, §5)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     expect(screen.getByRole('alert').textContent).toBe('Selecciona o sube una voz');
 
+    // The real catalogue (GET /api/voices), in the interface language first.
+    const list = await screen.findByRole('radiogroup', { name: 'Voces del sistema' });
+    expect(list.querySelectorAll('input[type=radio]')).toHaveLength(2);
     fireEvent.click(screen.getByRole('radio', { name: /Lucía/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByText('Tu avatar será Bruja y hablará con la voz Lucía.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Empezar a chatear' }));
 
     await screen.findByText('chat page');
@@ -84,14 +122,14 @@ describe('onboarding (spec §2, §5)', () => {
   });
 
   it('stays on the finish step and says so when the server refuses to save', async () => {
-    stubFetch(() => ({
+    serve(() => ({
       status: 500,
       body: { error: { code: 'server_error', message: 'Error del servidor.' } },
     }));
     const router = renderOnboarding();
     fireEvent.click(screen.getByRole('radio', { name: /Bruja/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
-    fireEvent.click(screen.getByRole('radio', { name: /Lucía/ }));
+    fireEvent.click(await screen.findByRole('radio', { name: /Lucía/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     fireEvent.click(screen.getByRole('button', { name: 'Empezar a chatear' }));
     expect(await screen.findByText('Error del servidor.')).toBeTruthy();
@@ -99,10 +137,64 @@ describe('onboarding (spec §2, §5)', () => {
   });
 
   it('going back keeps the avatar chosen', () => {
+    serve();
     renderOnboarding();
     fireEvent.click(screen.getByRole('radio', { name: /^Robot Ciencia/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     fireEvent.click(screen.getByRole('button', { name: 'Atrás' }));
     expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Robot Ciencia/ }).checked).toBe(true);
+  });
+
+  it('the voice list offers a preview and a retry when it fails to load', async () => {
+    let fail = true;
+    stubFetch(({ method, path }) =>
+      method === 'GET' && path === '/api/voices'
+        ? fail
+          ? { status: 500, body: { error: { code: 'server_error', message: 'x' } } }
+          : { body: { success: true, voices, message: '' } }
+        : undefined,
+    );
+    renderOnboarding();
+    fireEvent.click(screen.getByRole('radio', { name: /Bruja/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Error cargando voces. Por favor, intenta de nuevo.',
+    );
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findByRole('button', { name: 'Escuchar a Lucía' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Idioma'), { target: { value: 'inglés' } });
+    expect(screen.getByRole('radio', { name: /Emma/ })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: /Lucía/ })).toBeNull();
+  });
+
+  it('uses the avatar picker app/ composes in, with the same gating', () => {
+    serve();
+    renderOnboarding({
+      picker: ({ value, onChange }) => (
+        <button type="button" data-value={value ?? ''} onClick={() => onChange('elf')}>
+          pick elf
+        </button>
+      ),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByRole('alert').textContent).toBe('Selecciona o sube un avatar');
+    fireEvent.click(screen.getByRole('button', { name: 'pick elf' }));
+    expect(screen.getByRole('button', { name: 'pick elf' }).dataset.value).toBe('elf');
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByRole('heading', { name: 'Elige una voz' })).toBeTruthy();
+  });
+
+  it('without a user id it sends the user to /login (spec §2)', async () => {
+    useSession.getState().clear();
+    renderOnboarding();
+    expect(await screen.findByText('login page')).toBeTruthy();
+  });
+
+  it('takes the user id from the route state (after registration or the OAuth callback)', () => {
+    useSession.getState().clear();
+    serve();
+    renderOnboarding({ state: { userId: 'u9', fromOAuth: true } });
+    expect(screen.getByRole('heading', { name: 'Elige tu avatar' })).toBeTruthy();
   });
 });

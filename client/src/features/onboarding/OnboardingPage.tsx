@@ -1,38 +1,53 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import type { FieldCode } from '@alma/protocol';
+import type { FieldCode, Voice } from '@alma/protocol';
 import { AvatarBadge } from '../../components/ui/AvatarBadge.tsx';
-import { Icon } from '../../components/ui/Icon.tsx';
 import { PageShell } from '../../components/ui/PageShell.tsx';
 import { StepActions } from '../../components/ui/StepActions.tsx';
 import { Steps } from '../../components/ui/Steps.tsx';
-import { findAvatar, findVoice, SYSTEM_AVATARS, SYSTEM_VOICES } from '../../lib/catalog.ts';
+import { findAvatar, SYSTEM_AVATARS } from '../../lib/catalog.ts';
 import { errorText } from '../../lib/api.ts';
 import { savePreferences, usePreferencesOf } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
 import { ChoiceStep } from './ChoiceStep.tsx';
+import { VoiceStep } from './VoiceStep.tsx';
 
 const STEPS = ['avatar', 'voice', 'finish'] as const;
 
+/** The avatar step's picker, composed in by app/ from the avatar feature (embedded selector). */
+export type RenderAvatarPicker = (props: {
+  value: string | null;
+  onChange: (id: string) => void;
+}) => ReactNode;
+
+/** Route state (spec §2): who is being onboarded, and whether they came from an outside provider. */
+interface OnboardingState {
+  userId?: string;
+  fromOAuth?: boolean;
+}
+
 /**
  * Onboarding (spec §2): avatar → voice → finish. Advancing needs an avatar, finishing needs a
- * voice; completion is stored per user and leads to /chat.
+ * voice; completion is stored per user and leads to /chat. The avatar step shows the embedded
+ * avatar selector with a live 3D preview when app/ provides it, else a plain grid.
  */
-export function OnboardingPage() {
+export function OnboardingPage({ renderAvatarPicker }: { renderAvatarPicker?: RenderAvatarPicker }) {
   const { t } = useTranslation();
   useDocumentTitle(t('onboarding.title'));
   const navigate = useNavigate();
   const location = useLocation();
   const user = useSession((s) => s.user);
-  const userId = (location.state as { userId?: string } | null)?.userId ?? user?.id ?? null;
+  const routeState = location.state as OnboardingState | null;
+  const userId = routeState?.userId ?? user?.id ?? null;
   const saved = usePreferencesOf(userId);
 
   const [step, setStep] = useState(0);
   const [avatar, setAvatar] = useState<string | null>(findAvatar(saved.avatar)?.id ?? null);
-  const [voice, setVoice] = useState<string | null>(findVoice(saved.voice)?.id ?? null);
+  const [voice, setVoice] = useState<string | null>(saved.voice);
+  const [voiceName, setVoiceName] = useState<string | null>(null);
   const [error, setError] = useState<FieldCode | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -76,13 +91,22 @@ export function OnboardingPage() {
   }
 
   const chosenAvatar = findAvatar(avatar);
-  const chosenVoice = findVoice(voice);
   const avatarName = chosenAvatar ? t(`avatars.${chosenAvatar.id}.name`) : '';
-  const voiceName = chosenVoice ? t(`voices.${chosenVoice.id}`) : '';
+
+  function chooseAvatar(id: string) {
+    setAvatar(id);
+    setError(null);
+  }
+
+  function chooseVoice(chosen: Voice) {
+    setVoice(chosen.id);
+    setVoiceName(chosen.name);
+    setError(null);
+  }
 
   return (
     <PageShell className="onboarding-page">
-      <main id="main" className="onboarding">
+      <main id="main" className="onboarding" data-from-oauth={routeState?.fromOAuth ? 'true' : undefined}>
         <h1 className="onboarding__title">{t('onboarding.title')}</h1>
         {user ? <p className="onboarding__welcome">{t('onboarding.welcome', { name: user.name })}</p> : null}
 
@@ -94,7 +118,18 @@ export function OnboardingPage() {
         />
 
         <form className="onboarding__panel" onSubmit={onSubmit} noValidate>
-          {step === 0 ? (
+          {step === 0 && renderAvatarPicker ? (
+            <fieldset className="choice-fieldset">
+              <legend>
+                <h2 ref={headingRef} tabIndex={-1} className="onboarding__step-title">
+                  {t('onboarding.avatarTitle')}
+                </h2>
+                <span className="onboarding__step-text">{t('onboarding.avatarText')}</span>
+              </legend>
+              {renderAvatarPicker({ value: avatar, onChange: chooseAvatar })}
+            </fieldset>
+          ) : null}
+          {step === 0 && !renderAvatarPicker ? (
             <ChoiceStep
               name="avatar"
               headingRef={headingRef}
@@ -105,10 +140,7 @@ export function OnboardingPage() {
               cardClassName="choice-card"
               items={SYSTEM_AVATARS}
               value={avatar}
-              onChange={(id) => {
-                setAvatar(id);
-                setError(null);
-              }}
+              onChange={chooseAvatar}
               renderCard={(a) => (
                 <>
                   <AvatarBadge id={a.id} size={64} />
@@ -121,35 +153,7 @@ export function OnboardingPage() {
             />
           ) : null}
 
-          {step === 1 ? (
-            <ChoiceStep
-              name="voice"
-              headingRef={headingRef}
-              title={t('onboarding.voiceTitle')}
-              text={t('onboarding.voiceText')}
-              listLabel={t('onboarding.voiceList')}
-              gridClassName="choice-grid choice-grid--voices"
-              cardClassName="choice-card choice-card--row"
-              items={SYSTEM_VOICES}
-              value={voice}
-              onChange={(id) => {
-                setVoice(id);
-                setError(null);
-              }}
-              renderCard={(v) => (
-                <>
-                  <span className="voice-icon" aria-hidden="true">
-                    <Icon name="wave" />
-                  </span>
-                  <span className="choice-card__name">{t(`voices.${v.id}`)}</span>
-                  <span className="choice-card__meta">
-                    {t(`voices.categories.${v.category}`)} · {t(`voices.languages.${v.language}`)}
-                  </span>
-                </>
-              )}
-              uploadLabel={t('onboarding.uploadVoice')}
-            />
-          ) : null}
+          {step === 1 ? <VoiceStep headingRef={headingRef} value={voice} onChange={chooseVoice} /> : null}
 
           {step === 2 ? (
             <div className="onboarding__finish">
@@ -157,7 +161,7 @@ export function OnboardingPage() {
               <h2 ref={headingRef} tabIndex={-1} className="onboarding__step-title">
                 {t('onboarding.finishTitle')}
               </h2>
-              <p>{t('onboarding.finishText', { avatar: avatarName, voice: voiceName })}</p>
+              <p>{t('onboarding.finishText', { avatar: avatarName, voice: voiceName ?? voice ?? '' })}</p>
             </div>
           ) : null}
 

@@ -243,3 +243,22 @@ describe('openai speech synthesizer', () => {
     expect(file.data.length).toBeGreaterThan(5000);
   });
 });
+
+describe('VU-8 a custom voice’s sample for cloning providers', () => {
+  const sample = { id: 'custom-0001', mimeType: 'audio/wav', read: async () => new Uint8Array([1, 2, 3]) };
+  const withSample = () => request({ voice: { voice: 'es+f3', pitch: 60, rate: 175, sample } });
+
+  it('is sent as voice_sample (base64) with the custom id as the voice when cloning is on', async () => {
+    await synth({ voiceCloning: true }).synthesize(withSample());
+    expect(requests[0]?.body).toMatchObject({
+      voice: 'custom-0001',
+      voice_sample: { id: 'custom-0001', mime_type: 'audio/wav', data: 'AQID' },
+    });
+  });
+
+  it('is not sent when cloning is off: the provider speaks its default voice', async () => {
+    await synth().synthesize(withSample());
+    expect(requests[0]?.body['voice']).toBe('alloy');
+    expect(requests[0]?.body).not.toHaveProperty('voice_sample');
+  });
+});

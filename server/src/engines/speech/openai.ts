@@ -23,6 +23,13 @@ export interface OpenAISpeechOptions {
   defaultVoice: string;
   responseFormat?: 'wav' | 'pcm';
   timeoutMs: number;
+  /**
+   * A custom voice's uploaded sample goes with each request (SPEC.md VU-8), for servers that clone
+   * voices: `voice` is then the custom voice's id (a key the server can cache the clone under)
+   * and `voice_sample` carries `{ id, mime_type, data }` (base64). An extension of the OpenAI
+   * body: servers that do not clone ignore unknown fields or refuse — so it is off by default.
+   */
+  voiceCloning?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -43,12 +50,22 @@ export function createOpenAISynthesizer(options: OpenAISpeechOptions): SpeechSyn
 
   async function fetchAudio(request: SynthesisRequest): Promise<Uint8Array> {
     const speed = speedOf(request.voice);
+    const sample = options.voiceCloning ? request.voice.sample : undefined;
     const body = JSON.stringify({
       model: options.model,
       input: request.text,
-      voice: providerVoice(request.voice.voice, options.defaultVoice),
+      voice: sample ? sample.id : providerVoice(request.voice.voice, options.defaultVoice),
       response_format: format,
       ...(speed === undefined ? {} : { speed }),
+      ...(sample
+        ? {
+            voice_sample: {
+              id: sample.id,
+              mime_type: sample.mimeType,
+              data: Buffer.from(await sample.read()).toString('base64'),
+            },
+          }
+        : {}),
     });
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout]);

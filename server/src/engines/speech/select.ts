@@ -23,6 +23,7 @@ export function createSpeechSynthesizer(config: Config): SpeechSynthesizer | nul
         defaultVoice: openai.voice,
         responseFormat: openai.responseFormat,
         timeoutMs: openai.timeoutMs,
+        voiceCloning: openai.voiceCloning,
       });
     }
     case 'none':

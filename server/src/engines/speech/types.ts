@@ -12,6 +12,20 @@ export interface VoiceParams {
   rate?: number;
   /** 0–100 (espeak pitch); ignored by providers without it. */
   pitch?: number;
+  /**
+   * The uploaded sample of a custom voice (SPEC.md VU-8). The builtin engine ignores it (it
+   * speaks the derived voice/pitch/rate above, an approximation); a provider that clones voices
+   * sends it along (openai.ts with `voiceCloning`).
+   */
+  sample?: VoiceSample;
+}
+
+/** A custom voice's uploaded audio, read on demand (only cloning providers need the bytes). */
+export interface VoiceSample {
+  /** The custom voice's id: a stable key a provider can cache a cloned voice under. */
+  id: string;
+  mimeType: string;
+  read(): Promise<Uint8Array>;
 }
 
 export interface SynthesisRequest {

@@ -1,4 +1,4 @@
-import type { Language } from '@alma/protocol';
+import { VISEME_NAMES, type Language } from '@alma/protocol';
 import type { VisemeKey, WordTiming } from './types.ts';
 
 /**
@@ -13,23 +13,7 @@ import type { VisemeKey, WordTiming } from './types.ts';
  * need preparing (PP, FF, O, U) are anticipated by a half-weight key shortly before they sound,
  * and tongue-only consonants stay light so the neighbouring vowel's shape carries through.
  */
-export const VISEMES = [
-  'sil',
-  'PP',
-  'FF',
-  'TH',
-  'DD',
-  'kk',
-  'CH',
-  'SS',
-  'nn',
-  'RR',
-  'aa',
-  'E',
-  'I',
-  'O',
-  'U',
-] as const;
+export const VISEMES = VISEME_NAMES;
 export type Viseme = (typeof VISEMES)[number];
 
 /** One IPA segment of a table: the viseme it shows and how strongly (before stress and length). */

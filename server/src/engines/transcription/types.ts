@@ -27,4 +27,6 @@ export interface Transcriber {
   /** Reported by /health (engines.transcription). */
   readonly name: string;
   transcribe(request: TranscriptionRequest): Promise<Transcription>;
+  /** Releases what it holds (pocketsphinx's worker thread). */
+  close?(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import {
   ANIMATION_INTENT_DURATION_MS,
   DEFAULT_LANGUAGE,
   errorMessage,
+  isCustomVoiceId,
   MOOD_BY_EMOTION,
   RETRYABLE_CODES,
   type AnimationIntent,
@@ -33,7 +34,15 @@ import { pickMessage } from '../../storage/shared.ts';
 import type { MessageRepository, SessionRepository, SessionState } from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { personalityChangedText } from './personalities.ts';
-import { createReplySpeech, heardPart, joinPcm, resolveVoice, type ReplySpeech } from './reply-speech.ts';
+import {
+  createReplySpeech,
+  heardPart,
+  joinPcm,
+  resolveCustomVoice,
+  resolveVoice,
+  type CustomVoiceSpeaker,
+  type ReplySpeech,
+} from './reply-speech.ts';
 import { scoreEmotion, toSessionContext, updateContext } from './session-context.ts';
 
 /**
@@ -72,6 +81,8 @@ export interface ChatServiceDeps {
   speech?: SpeechSynthesizer | null;
   /** The voice a user chose as default (preferences.defaultVoiceId), for sends that name none (V-7). */
   defaultVoiceId?: (userId: string) => Promise<string | null>;
+  /** One of the user's custom voices by id, or null (SPEC.md VU-8). */
+  customVoice?: (userId: string, voiceId: string) => Promise<CustomVoiceSpeaker | null>;
   /** Where a reply's whole audio is stored as `<replyId>.<ext>` (SPEC.md S-4). */
   audioFiles?: BlobStore;
 }
@@ -86,6 +97,8 @@ export interface ReplyOptions {
   personality: Personality;
   voiceId?: string | undefined;
   avatarId?: string | undefined;
+  /** Set by ensureReply when `voiceId` is one of the user's custom voices (VU-8); never stored. */
+  customVoice?: CustomVoiceSpeaker | undefined;
 }
 
 export interface SendInput {
@@ -345,7 +358,9 @@ export function createChatService(deps: ChatServiceDeps) {
       ? createReplySpeech({
           synthesizer: deps.speech,
           language,
-          voice: resolveVoice(options.voiceId, language),
+          voice: options.customVoice
+            ? resolveCustomVoice(options.customVoice, language)
+            : resolveVoice(options.voiceId, language),
           signal,
           log: deps.log,
           replyId,
@@ -726,6 +741,10 @@ export function createChatService(deps: ChatServiceDeps) {
       if (options.voiceId === undefined && deps.speech && deps.defaultVoiceId) {
         const chosen = await deps.defaultVoiceId(userId);
         if (chosen) options = { ...options, voiceId: chosen };
+      }
+      if (options.voiceId && deps.speech && deps.customVoice && isCustomVoiceId(options.voiceId)) {
+        const custom = await deps.customVoice(userId, options.voiceId);
+        if (custom) options = { ...options, customVoice: custom };
       }
       // Not in flight here, so interrupted (a crash, a stop): answered anew in its place.
       if (stored) await messages.delete(userId, stored._id);

@@ -49,12 +49,12 @@ export function chatSocketHandlers(deps: {
      * chat:voice (SPEC.md V-1…V-6): decoded, transcribed (`chat:transcription` progress to the
      * sender), stored as a user message with its audio, acked like chat:send, then replied to.
      */
-    on(ClientEvent.chatVoice, async (payload, { socket, userId }) => {
+    on(ClientEvent.chatVoice, async (payload, { socket, userId, language }) => {
       if (!voiceNotes) throw new AppError('transcription_not_configured');
       const audio = payload.audio instanceof Uint8Array ? payload.audio : new Uint8Array(payload.audio);
       const sent = await voiceNotes.submit(
         userId,
-        { ...payload, audio, originSocketId: socket.id },
+        { ...payload, audio, language: payload.language ?? language, originSocketId: socket.id },
         (event) =>
           socket.emit(ServerEvent.chatTranscription, { clientMessageId: payload.clientMessageId, ...event }),
       );

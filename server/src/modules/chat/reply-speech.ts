@@ -38,6 +38,31 @@ export function resolveVoice(voiceId: string | null | undefined, language: Langu
   return { voice: DEFAULT_VOICES[language] };
 }
 
+/** The espeak language voice a custom voice's variant is added to, per reply language. */
+const CUSTOM_BASE_VOICES: Record<Language, string> = { es: 'es', en: 'en-us' };
+
+/** What a custom voice speaks with (SPEC.md VU-4, VU-8): derived parameters and its sample. */
+export interface CustomVoiceSpeaker {
+  variant: string;
+  pitch: number;
+  rate: number;
+  sample?: VoiceParams['sample'];
+}
+
+/**
+ * A custom voice in the reply's language (VU-8): the language's espeak voice with the variant,
+ * pitch and rate derived from the upload — an approximation — plus the sample for providers
+ * that clone voices.
+ */
+export function resolveCustomVoice(custom: CustomVoiceSpeaker, language: Language): VoiceParams {
+  return {
+    voice: `${CUSTOM_BASE_VOICES[language]}${custom.variant}`,
+    pitch: custom.pitch,
+    rate: custom.rate,
+    ...(custom.sample ? { sample: custom.sample } : {}),
+  };
+}
+
 // ── the speech of one reply ──────────────────────────────────────────────────────────────────
 
 export interface SpokenChunk {

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { ChatSendSchema, routes, VOICE_NOTE_MAX_BYTES } from '@alma/protocol';
+import { ChatSendSchema, LanguageSchema, routes, VOICE_NOTE_MAX_BYTES } from '@alma/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
@@ -16,7 +16,10 @@ const FieldsSchema = ChatSendSchema.pick({
   voiceId: true,
 })
   .partial()
-  .extend({ transcriptHint: z.string().max(4000, 'tooLong').optional() });
+  .extend({
+    transcriptHint: z.string().max(4000, 'tooLong').optional(),
+    language: LanguageSchema.optional(),
+  });
 
 /**
  * `POST /message-audio` (SPEC.md V-1), multipart. Registered in its own scope, so the multipart
@@ -76,7 +79,9 @@ export async function registerVoiceNoteRoutes(
         }
         const body = parsed.data;
         // No socket made this request: the user's open tabs see the progress.
-        const sent = await deps.voiceNotes.submit(userId, { ...body, audio }, (event) => {
+        // The note's language: the `language` field, else the app's Accept-Language (V-3).
+        const language = body.language ?? languageFromHeader(request.headers['accept-language']);
+        const sent = await deps.voiceNotes.submit(userId, { ...body, audio, language }, (event) => {
           if (body.clientMessageId)
             deps.publisher.toUser(userId, 'chat:transcription', {
               clientMessageId: body.clientMessageId,

@@ -1,4 +1,10 @@
-import { AUDIO_URL_PREFIX, MESSAGE_MAX_LENGTH, type Personality, type ServerPayload } from '@alma/protocol';
+import {
+  AUDIO_URL_PREFIX,
+  MESSAGE_MAX_LENGTH,
+  type Language,
+  type Personality,
+  type ServerPayload,
+} from '@alma/protocol';
 import { AudioDecodeError, decodeVoiceNote, type DecodedAudio } from '../../engines/audio-decode/decode.ts';
 import type { Transcriber } from '../../engines/transcription/types.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
@@ -16,6 +22,8 @@ export interface VoiceNoteInput {
   audio: Uint8Array;
   mimeType?: string | undefined;
   transcriptHint?: string | undefined;
+  /** The language spoken in the note: pocketsphinx transcribes English only (V-3). */
+  language?: Language | undefined;
   personality?: Personality | undefined;
   voiceId?: string | undefined;
   originSocketId?: string | undefined;
@@ -90,6 +98,7 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
           pcm: decoded.pcm,
           sampleRate: decoded.sampleRate,
           hint: input.transcriptHint,
+          language: input.language,
           signal: AbortSignal.timeout(120_000),
         });
         text = result.text.slice(0, MESSAGE_MAX_LENGTH);

@@ -1,5 +1,7 @@
 import Database from 'libsql';
 import type { Storage } from '../types.ts';
+import { createCustomAvatarRepository } from './custom-avatars.ts';
+import { createCustomVoiceRepository } from './custom-voices.ts';
 import { createIdentityRepository } from './identities.ts';
 import { migrate } from './migrations.ts';
 import { createMessageRepository } from './messages.ts';
@@ -46,6 +48,8 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     oneTimeTokens: createOneTimeTokenRepository(db),
     identities: createIdentityRepository(db),
     usage: createUsageRepository(db),
+    customVoices: createCustomVoiceRepository(db),
+    customAvatars: createCustomAvatarRepository(db),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;

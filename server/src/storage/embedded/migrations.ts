@@ -155,6 +155,63 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN avatar_id TEXT;
     `,
   },
+  {
+    version: 4,
+    name: 'custom voices',
+    sql: `
+      -- Uploaded voices (SPEC.md VU-5); the sample itself is a blob named by 'file'.
+      CREATE TABLE custom_voices (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        category TEXT NOT NULL,
+        language TEXT NOT NULL,
+        gender TEXT NOT NULL,
+        format TEXT NOT NULL,
+        original_name TEXT NOT NULL,
+        file TEXT NOT NULL UNIQUE,
+        size INTEGER NOT NULL CHECK (size >= 0),
+        created_at TEXT NOT NULL,
+        analysis TEXT NOT NULL CHECK (json_valid(analysis)),
+        speech TEXT NOT NULL CHECK (json_valid(speech))
+      ) STRICT;
+      CREATE INDEX custom_voices_by_user ON custom_voices (user_id, created_at, id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'custom avatars',
+    sql: `
+      -- Uploaded avatars and their processing (SPEC.md AU-4); files are blobs named in the row.
+      CREATE TABLE custom_avatars (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        tags TEXT NOT NULL CHECK (json_valid(tags)),
+        original_name TEXT NOT NULL,
+        original_size INTEGER NOT NULL CHECK (original_size >= 0),
+        created_at TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        estimated_ms INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        step TEXT NOT NULL,
+        progress INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
+        upload_file TEXT,
+        model_file TEXT,
+        processed_size INTEGER,
+        compression_ratio REAL,
+        rig_metadata TEXT CHECK (rig_metadata IS NULL OR json_valid(rig_metadata)),
+        animation_config TEXT CHECK (animation_config IS NULL OR json_valid(animation_config)),
+        compatibility TEXT CHECK (compatibility IS NULL OR json_valid(compatibility)),
+        error TEXT CHECK (error IS NULL OR json_valid(error)),
+        completed_at TEXT
+      ) STRICT;
+      CREATE INDEX custom_avatars_by_user ON custom_avatars (user_id, created_at, id);
+      CREATE INDEX custom_avatars_unfinished ON custom_avatars (status) WHERE status IN ('pending', 'processing');
+    `,
+  },
 ];
 
 /**

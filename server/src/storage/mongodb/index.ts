@@ -1,5 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Storage } from '../types.ts';
+import { createCustomAvatarRepository, type CustomAvatarDocument } from './custom-avatars.ts';
+import { createCustomVoiceRepository, type CustomVoiceDocument } from './custom-voices.ts';
 import { createIdentityRepository, type IdentityDocument } from './identities.ts';
 import { createMessageRepository, type MessageDocument } from './messages.ts';
 import { createOneTimeTokenRepository, type OneTimeTokenDocument } from './one-time-tokens.ts';
@@ -40,6 +42,9 @@ async function createIndexes(db: Db): Promise<void> {
         { key: { userId: 1, createdAt: 1 } },
       ]),
     db.collection<UsageDocument>('usage').createIndex({ userId: 1, period: 1 }, { unique: true }),
+    db.collection<CustomVoiceDocument>('customVoices').createIndex({ userId: 1, createdAt: 1, _id: 1 }),
+    db.collection<CustomAvatarDocument>('customAvatars').createIndex({ userId: 1, createdAt: 1, _id: 1 }),
+    db.collection<CustomAvatarDocument>('customAvatars').createIndex({ status: 1 }),
   ]);
 }
 
@@ -69,6 +74,8 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
     oneTimeTokens: createOneTimeTokenRepository(db.collection<OneTimeTokenDocument>('oneTimeTokens')),
     identities: createIdentityRepository(db.collection<IdentityDocument>('identities')),
     usage: createUsageRepository(db.collection<UsageDocument>('usage')),
+    customVoices: createCustomVoiceRepository(db.collection<CustomVoiceDocument>('customVoices')),
+    customAvatars: createCustomAvatarRepository(db.collection<CustomAvatarDocument>('customAvatars')),
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;

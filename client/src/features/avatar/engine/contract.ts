@@ -1,5 +1,6 @@
 import type { Emotion, Gesture } from '@alma/protocol';
 import type { Object3D } from 'three';
+import type { FramePool } from './frame';
 
 /**
  * The contract between the animation engine (this folder, plain TypeScript, no React) and the
@@ -41,46 +42,10 @@ export const CANONICAL_BONES = [
 export type CanonicalBone = (typeof CANONICAL_BONES)[number];
 export const FINGERS = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'] as const;
 
-/** The 15 Oculus visemes as morph target names (Ready Player Me convention). */
-export const VISEME_MORPHS = [
-  'viseme_sil',
-  'viseme_PP',
-  'viseme_FF',
-  'viseme_TH',
-  'viseme_DD',
-  'viseme_kk',
-  'viseme_CH',
-  'viseme_SS',
-  'viseme_nn',
-  'viseme_RR',
-  'viseme_aa',
-  'viseme_E',
-  'viseme_I',
-  'viseme_O',
-  'viseme_U',
-] as const;
+/** Morph target names (shared with the server's forge and upload inspection). */
+export { VISEME_MORPHS } from '@alma/protocol';
 
-/** ARKit face shapes every system avatar carries and the engine drives when present. */
-export const ARKIT_MORPHS = [
-  'eyeBlinkLeft',
-  'eyeBlinkRight',
-  'eyeWideLeft',
-  'eyeWideRight',
-  'eyeSquintLeft',
-  'eyeSquintRight',
-  'mouthSmileLeft',
-  'mouthSmileRight',
-  'mouthFrownLeft',
-  'mouthFrownRight',
-  'browInnerUp',
-  'browDownLeft',
-  'browDownRight',
-  'browOuterUpLeft',
-  'browOuterUpRight',
-  'jawOpen',
-  'mouthOpen',
-  'mouthPucker',
-] as const;
+export { ARKIT_MORPHS } from '@alma/protocol';
 
 /** The emotions the avatar shows: spec §3 Emotions plus `surprised` of spec §4. */
 export type AvatarEmotion = Emotion | 'surprised';
@@ -110,6 +75,17 @@ export interface MouthSource {
   getMouthState(): { viseme: string; weight: number };
   /** Optional audio envelope 0–1, used when a chunk carries no visemes. */
   getLevel?(): number;
+  /**
+   * Optional, for coarticulation: the current viseme, the next one and `blend` 0–1 toward it
+   * (1 at its onset). The speech queue's `getMouthFrame` fits.
+   */
+  getMouthFrame?(): {
+    viseme: string;
+    weight: number;
+    next?: string | null;
+    nextWeight?: number;
+    blend?: number;
+  };
 }
 
 /** Test and preview overrides: hold a viseme or an emotion, stop idle motion for stable shots. */
@@ -126,8 +102,11 @@ export interface AvatarAnimator {
   /** Speaking (speech audible or reply streaming) blends idle ↔ speaking over 0.3 s. */
   setSpeaking(speaking: boolean): void;
   setEmotion(emotion: AvatarEmotion, intensity?: number): void;
-  /** Plays one of the twelve gestures; it lasts `durationMs` (default 3 s) + 1 s. */
-  playGesture(gesture: Gesture, durationMs?: number): void;
+  /**
+   * Plays one of the twelve gestures; it lasts `durationMs` (default 3 s) + 1 s. `startInMs`
+   * delays it (an intent's `atMs` on the speech timeline, less what has already played).
+   */
+  playGesture(gesture: Gesture, durationMs?: number, startInMs?: number): void;
   setOverrides(overrides: AnimatorOverrides): void;
   /** Called by the viewer once per frame; `nowMs` is a monotonic clock (tests pass a fake one). */
   update(nowMs: number): void;
@@ -135,8 +114,13 @@ export interface AvatarAnimator {
 }
 
 export interface AnimatorOptions {
-  /** Off-thread computation (the worker pool); in-page when absent or failing. */
-  pool?: unknown;
+  /**
+   * Off-thread computation (the worker pool, `getSharedAnimationPool()`): absent → the page's
+   * shared worker pool (in-page where Worker is missing); null → always in-page, synchronous.
+   */
+  pool?: FramePool | null;
+  /** Seed of the idle motion (blinks, saccades); random when absent. */
+  seed?: number;
 }
 
 export type CreateAvatarAnimator = (root: Object3D, options?: AnimatorOptions) => AvatarAnimator;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SpeechQueue, type AudioBufferLike, type AudioContextLike, type AudioSourceLike } from './queue.ts';
+import {
+  mouthFrameAt,
+  SpeechQueue,
+  type AudioBufferLike,
+  type AudioContextLike,
+  type AudioSourceLike,
+} from './queue.ts';
 
 /*
  * jsdom has no Web Audio, so the AudioContext is faked at that boundary: decodeAudioData
@@ -142,6 +148,46 @@ describe('SpeechQueue', () => {
     expect(queue.getMouthState(0.05 + 0.52)).toEqual({ viseme: 'sil', weight: 0 });
     expect(queue.getMouthState(0.05 + 0.6)).toEqual({ viseme: 'O', weight: 0.7 });
     expect(queue.getMouthState(5)).toEqual({ viseme: 'sil', weight: 0 });
+  });
+
+  it('getMouthFrame anticipates the next viseme over the last 60 ms before its onset', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(
+      chunk(1, 500, [
+        { t: 0, v: 'sil', w: 0 },
+        { t: 100, v: 'aa', w: 0.9 },
+        { t: 300, v: 'PP', w: 1 },
+      ]),
+    );
+    ctx.finishDecode(1, 0.5);
+    await flush();
+    expect(queue.getMouthFrame(0)).toEqual({ viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 });
+    // 150 ms in: "aa", PP is 150 ms away — too far to anticipate.
+    expect(queue.getMouthFrame(0.05 + 0.15)).toEqual({
+      viseme: 'aa',
+      weight: 0.9,
+      next: 'PP',
+      nextWeight: 1,
+      blend: 0,
+    });
+    // 270 ms in: PP starts in 30 ms, halfway through the anticipation window.
+    const frame = queue.getMouthFrame(0.05 + 0.27);
+    expect(frame).toMatchObject({ viseme: 'aa', next: 'PP' });
+    expect(frame.blend).toBeCloseTo(0.5, 5);
+    expect(queue.getMouthFrame(0.05 + 0.35)).toEqual({
+      viseme: 'PP',
+      weight: 1,
+      next: null,
+      nextWeight: 0,
+      blend: 0,
+    });
+    expect(mouthFrameAt([{ t: 50, v: 'O', w: 0.7 }], 20)).toEqual({
+      viseme: 'sil',
+      weight: 0,
+      next: 'O',
+      nextWeight: 0.7,
+      blend: 0.5,
+    });
   });
 
   it('hands decodeAudioData a copy, so the chunk stays readable', () => {

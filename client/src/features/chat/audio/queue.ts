@@ -52,6 +52,38 @@ export interface MouthState {
   weight: number;
 }
 
+/** The mouth now and next (see `getMouthFrame`). */
+export interface MouthFrame extends MouthState {
+  next: string | null;
+  nextWeight: number;
+  /** 0 → only the current viseme; 1 → at the next viseme's onset. */
+  blend: number;
+}
+
+/** How long before a viseme's onset the mouth starts moving toward it (coarticulation). */
+export const MOUTH_ANTICIPATION_MS = 60;
+
+const SILENT_FRAME: MouthFrame = { viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 };
+
+/** The mouth frame `atMs` into a chunk whose visemes are sorted by time. */
+export function mouthFrameAt(visemes: readonly Viseme[], atMs: number): MouthFrame {
+  let index = -1;
+  for (let i = 0; i < visemes.length; i++) {
+    if ((visemes[i]?.t ?? Infinity) > atMs) break;
+    index = i;
+  }
+  const current = visemes[index];
+  const next = visemes[index + 1];
+  const blend = next ? Math.min(1, Math.max(0, 1 - (next.t - atMs) / MOUTH_ANTICIPATION_MS)) : 0;
+  return {
+    viseme: current?.v ?? 'sil',
+    weight: current?.w ?? 0,
+    next: next?.v ?? null,
+    nextWeight: next?.w ?? 0,
+    blend,
+  };
+}
+
 export interface QueueSnapshot {
   /** The reply being played (or waiting for its first chunk to decode), else null. */
   replyId: string | null;
@@ -260,6 +292,21 @@ export class SpeechQueue {
       current = v;
     }
     return current ? { viseme: current.v, weight: current.w } : silent;
+  }
+
+  /**
+   * The mouth with what comes next, for coarticulation: the current viseme, the next one of the
+   * chunk and `blend`, rising 0 → 1 over the MOUTH_ANTICIPATION_MS before the next one starts.
+   */
+  getMouthFrame(now = this.context?.currentTime ?? 0): MouthFrame {
+    const reply = this.reply;
+    if (!reply) return { ...SILENT_FRAME };
+    const entry = reply.entries.find(
+      (e) =>
+        e.startAt !== undefined && e.length !== undefined && now >= e.startAt && now < e.startAt + e.length,
+    );
+    if (!entry || entry.startAt === undefined) return { ...SILENT_FRAME };
+    return mouthFrameAt(entry.visemes, (now - entry.startAt) * 1000);
   }
 
   /** The current reply's id, if any. */

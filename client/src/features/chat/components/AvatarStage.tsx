@@ -1,4 +1,6 @@
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Emotion, Gesture } from '@alma/protocol';
 import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { IconButton } from '../../../components/ui/IconButton.tsx';
@@ -6,7 +8,7 @@ import { ThemeToggle } from '../../../components/ui/ThemeToggle.tsx';
 import { findAvatar } from '../../../lib/catalog.ts';
 import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useSpeech } from '../audio/speech.ts';
+import { speechQueue, useSpeech } from '../audio/speech.ts';
 import { useChat } from '../store.ts';
 
 interface Props {
@@ -15,18 +17,31 @@ interface Props {
   onOpenChat: () => void;
   onPickAvatar: () => void;
   onPickVoice: () => void;
+  /**
+   * The 3D avatar (features/avatar, composed in app/): given what the chat knows, it renders the
+   * viewer in place of the portrait.
+   */
+  renderAvatar?: (drive: StageAvatarDrive) => ReactNode;
+}
+
+/** What the chat feeds the 3D avatar (spec §4 Avatar animation). */
+export interface StageAvatarDrive {
+  speaking: boolean;
+  emotion: Emotion | null;
+  gesture: Gesture | null;
+  /** Changes each time `avatar:intent` sets a new gesture. */
+  gestureKey: number;
+  mouth: typeof speechQueue;
+  name: string;
 }
 
 /**
- * ── 3D AVATAR VIEW GOES HERE ──────────────────────────────────────────────────────────────
- * A later issue mounts the r3f canvas (features/avatar) in place of `.stage__portrait`, fed by
- * the same store fields used below (emotion, gesture, streaming). Until then this stage shows
- * the chosen avatar, what it is doing and its current emotion from `chat:emotion`, and the
- * control bar of spec §2 (sound on or off, voice, avatar, theme, open chat; voice notes come
- * with the voice issue). `speechQueue` (audio/speech.ts) gives the avatar the playback time and
- * `getMouthState()` for lip-sync.
+ * The avatar view of spec §2: the 3D avatar (or, without one, the portrait), what it is doing and
+ * its current emotion from `chat:emotion`, and the control bar (sound on or off, voice, avatar,
+ * theme, open chat; the voice-note record button lives in the composer). The viewer is fed the
+ * speech queue (`getMouthState()` for lip-sync), speaking, emotion and gestures.
  */
-export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice }: Props) {
+export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice, renderAvatar }: Props) {
   const { t } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const { avatar } = usePreferencesOf(userId);
@@ -37,8 +52,14 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
   const speaking = writing || talking;
   const muted = useSpeech((s) => s.muted);
   const toggleMuted = useSpeech((s) => s.toggleMuted);
+  const gesture = useChat((s) => s.gesture);
+  const gestureKey = useGestureKey();
   const known = findAvatar(avatar);
-  const name = known ? t(`avatars.${known.id}.name`) : t('chat.stage.noAvatar');
+  const name = known
+    ? t(`avatars.${known.id}.name`)
+    : renderAvatar
+      ? t('avatar.defaultName')
+      : t('chat.stage.noAvatar');
   const activity = speaking
     ? t('chat.stage.speaking')
     : pending
@@ -53,9 +74,15 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
       style={{ ['--hue' as string]: String(known?.hue ?? 255) }}
     >
       <div className="stage__glow" aria-hidden="true" />
-      <div className="stage__portrait" aria-hidden="true">
-        <AvatarBadge id={avatar} size={132} />
-      </div>
+      {renderAvatar ? (
+        <div className="stage__viewer">
+          {renderAvatar({ speaking, emotion, gesture, gestureKey, mouth: speechQueue, name })}
+        </div>
+      ) : (
+        <div className="stage__portrait" aria-hidden="true">
+          <AvatarBadge id={avatar} size={132} />
+        </div>
+      )}
       <div className="stage__caption">
         <p className="stage__name">{name}</p>
         <p className="stage__activity" role="status" aria-live="polite">
@@ -66,7 +93,7 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
             {t('chat.stage.mood', { emotion: t(`emotions.${emotion ?? 'neutral'}`) })}
           </span>
         </p>
-        <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>
+        {renderAvatar ? null : <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>}
       </div>
       <div className="stage__controls" role="toolbar" aria-label={t('chat.stage.controls')}>
         <IconButton
@@ -91,4 +118,17 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice 
       </div>
     </section>
   );
+}
+
+/** Counts gesture changes from `avatar:intent`, so the same view can replay a new gesture. */
+function useGestureKey(): number {
+  const [key, setKey] = useState(0);
+  useEffect(
+    () =>
+      useChat.subscribe((state, previous) => {
+        if (state.gesture && state.gesture !== previous.gesture) setKey((n) => n + 1);
+      }),
+    [],
+  );
+  return key;
 }

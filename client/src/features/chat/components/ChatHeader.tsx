@@ -12,15 +12,18 @@ interface Props {
   onToggleSidebar: () => void;
   onLogout: () => void;
   onOption: (action: OptionsAction) => void;
+  /** The avatar view's "chat" button: brings the chat panel up and focuses the input. */
+  onOpenChat: () => void;
 }
 
 /**
  * Top bar of spec §2: session-list toggle, server status, the personality badge and its menu
- * (search, then confirm), options (avatar, voice, clear history, theme, language), dashboard,
- * logout.
+ * (search, then confirm), options (avatar, voice, clear history, theme, language), chat, close
+ * the current conversation, dashboard, logout.
  */
-export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption }: Props) {
+export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption, onOpenChat }: Props) {
   const { t } = useTranslation();
+  const hasSession = useChat((s) => s.activeSessionId !== null);
   const status = useChat(connectionStatus);
   const statusText = t(`chat.status.${status}`);
 
@@ -50,6 +53,18 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption }:
       <div className="chat-topbar__actions">
         <PersonalityMenu />
         <OptionsMenu onAction={onOption} />
+        <IconButton
+          icon="chat"
+          label={t('avatar.topbar.openChat')}
+          className="chat-topbar__chat"
+          onClick={onOpenChat}
+        />
+        <IconButton
+          icon="close"
+          label={t('avatar.topbar.closeSession')}
+          disabled={!hasSession}
+          onClick={() => void useChat.getState().selectSession(null)}
+        />
         <Link
           to="/dashboard"
           className="icon-button"

@@ -2,6 +2,11 @@ import { useEffect } from 'react';
 import { ClientEvent, ServerEvent, serverEvents, type ServerEventName } from '@alma/protocol';
 import { api } from '../../../lib/api.ts';
 import { useSession } from '../../../lib/session.ts';
+import {
+  publishUploadProgress,
+  setUploadProgressLive,
+  type UploadProgressEvent as UploadProgress,
+} from '../../../lib/upload-progress.ts';
 import { classifyConnectError, createSocket, emitWithAck } from '../../../lib/socket.ts';
 import { useUsage, type UsageUpdated } from '../../../lib/usage.ts';
 import type { ChatServerEvent } from '../events.ts';
@@ -33,6 +38,7 @@ export function useChatSocket() {
 
     socket.on('connect', () => {
       refreshedForThisAttempt = false;
+      setUploadProgressLive(true);
       const state = useChat.getState();
       state.setSocketState('connected');
       if (state.activeSessionId)
@@ -40,6 +46,7 @@ export function useChatSocket() {
     });
 
     socket.on('disconnect', () => {
+      setUploadProgressLive(false);
       // `active` means socket.io is reconnecting by itself (not a server-side refusal).
       useChat.getState().setSocketState(socket.active ? 'connecting' : 'disconnected');
     });
@@ -80,6 +87,7 @@ export function useChatSocket() {
         }
         useChat.getState().handleServerEvent({ name, payload: parsed.data } as ChatServerEvent);
         if (name === ServerEvent.usageUpdated) useUsage.getState().applyLive(parsed.data as UsageUpdated);
+        if (name === ServerEvent.uploadProgress) publishUploadProgress(parsed.data as UploadProgress);
       };
       socket.on(name, listener);
     }
@@ -108,6 +116,7 @@ export function useChatSocket() {
       useChat.getState().setTransport(null);
       socket.removeAllListeners();
       socket.disconnect();
+      setUploadProgressLive(false);
     };
   }, []);
 }

@@ -4,12 +4,13 @@ import { Icon } from '../../../components/ui/Icon.tsx';
 import { useChat } from '../store.ts';
 import { elapsedSeconds, isSwipeCancel } from './machine.ts';
 import { useRecorder } from './use-recorder.ts';
+import { VoiceWaveform } from './VoiceWaveform.tsx';
 import './recording.css';
 
 /**
  * Spec §2 Input / §4 Recording: the record button; while recording, a timer in seconds with stop
- * (on touch, a swipe up of more than 50 px cancels); once stopped, a preview with play, send and
- * delete. Starting a recording barges in like a new send (stops speech, cancels the reply).
+ * (on touch, a swipe up of more than 50 px cancels); once stopped, a preview with play, the
+ * waveform (wavesurfer.js; click, drag or arrow keys seek), send and delete. Starting a recording barges in like a new send (stops speech, cancels the reply).
  */
 export function VoiceRecorder({
   disabled,
@@ -129,7 +130,13 @@ export function VoiceRecorder({
         >
           <Icon name={playing ? 'stop' : 'play'} />
         </button>
-        <span className="voice-rec__wave" aria-hidden="true" />
+        <VoiceWaveform
+          blob={state.note.blob}
+          url={state.note.url}
+          media={audio}
+          durationMs={state.note.durationMs}
+          onTogglePlay={togglePlay}
+        />
         <span className="voice-rec__timer">
           {t('voiceNote.timer', { seconds: elapsedSeconds(state.note.durationMs) })}
         </span>

@@ -1,0 +1,13 @@
+import { StageAvatar } from '../features/avatar/StageAvatar.tsx';
+import { AvatarSelectorModal } from '../features/avatar/selector/AvatarSelector.tsx';
+import { ChatPage } from '../features/chat/ChatPage.tsx';
+
+/** /chat: the chat screen with the avatar feature's 3D stage and selector composed in. */
+export function ChatRoute() {
+  return (
+    <ChatPage
+      renderAvatar={(drive) => <StageAvatar {...drive} />}
+      renderAvatarPicker={(onClose) => <AvatarSelectorModal onClose={onClose} />}
+    />
+  );
+}

@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import type { Emotion, Gesture } from '@alma/protocol';
+import type { MouthSource } from './engine/index.ts';
+import { resetToDefaultAvatar, useAvatarSelection } from './selection.ts';
+import { AvatarViewer } from './viewer/AvatarViewer.tsx';
+import { ViewerBoundary } from './viewer/ViewerBoundary.tsx';
+
+export interface StageAvatarProps {
+  /** Speech audible or a reply streaming: the engine blends idle ↔ speaking. */
+  speaking: boolean;
+  emotion: Emotion | null;
+  /** The latest gesture of `avatar:intent` and a key that changes when it should play. */
+  gesture: Gesture | null;
+  gestureKey: number;
+  /** Where the mouth is now (the speech queue). */
+  mouth: MouthSource;
+  /** The avatar's display name. */
+  name: string;
+}
+
+/**
+ * The chat's avatar: the signed-in user's chosen model in the 3D viewer, driven by the chat's
+ * speech and emotion. A model that fails or is gone resets the choice to the default avatar.
+ */
+export function StageAvatar({ speaking, emotion, gesture, gestureKey, mouth, name }: StageAvatarProps) {
+  const { t } = useTranslation();
+  const { userId, avatarId, modelUrl } = useAvatarSelection();
+  return (
+    <ViewerBoundary
+      onError={() => userId && resetToDefaultAvatar(userId)}
+      fallback={(retry) => (
+        <div className="avatar-viewer avatar-viewer--static" role="alert">
+          <p>{t('avatar.viewer.errors.generic')}</p>
+          <button type="button" className="button button--ghost" onClick={retry}>
+            {t('common.retry')}
+          </button>
+        </div>
+      )}
+    >
+      <AvatarViewer
+        className="stage__viewer-canvas"
+        modelUrl={modelUrl}
+        avatar={avatarId}
+        label={t('avatar.viewer.label', { name })}
+        mouth={mouth}
+        speaking={speaking}
+        emotion={emotion}
+        gesture={gesture ? { name: gesture, key: gestureKey } : null}
+        reportErrors
+      />
+    </ViewerBoundary>
+  );
+}

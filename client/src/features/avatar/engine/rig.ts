@@ -1,0 +1,351 @@
+/**
+ * Rig normalisation (ARCHITECTURE §6): finds the canonical bones and face morphs of any glTF
+ * scene, detects T-/A-pose and facing, and prepares what the animator needs to apply canonical
+ * offsets to this model. Never throws on a model that lacks something: the report lists it.
+ */
+import { Euler, Matrix4, Quaternion, Vector3, type Bone, type Mesh, type Object3D } from 'three';
+import {
+  ARKIT_MORPHS,
+  CANONICAL_BONES,
+  VISEME_MORPHS,
+  type BasePose,
+  type RigReport,
+  type RigType,
+} from './contract';
+import type { RigProfile } from './frame';
+import type { Vec3 } from './math';
+import {
+  ALL_CANONICAL_BONES,
+  COMBINED_BLINK_KEYS,
+  exactCandidates,
+  fuzzyName,
+  morphAliases,
+  morphKey,
+  type Side,
+} from './rig-names';
+
+/** Where the arms hang at idle, radians below horizontal (a relaxed stance). */
+export const IDLE_ARM_DROP = 1.25;
+/** Upper-arm drop (rad) under which the rest pose counts as a T-pose, and the A-pose range top. */
+const T_POSE_MAX_DROP = 0.26;
+const A_POSE_MAX_DROP = 1.05;
+
+/** Bones without which a rig does not count as humanoid. */
+const CORE_BONES = [
+  'Hips',
+  'Spine',
+  'Head',
+  'LeftArm',
+  'LeftForeArm',
+  'RightArm',
+  'RightForeArm',
+  'LeftUpLeg',
+  'RightUpLeg',
+];
+
+export interface MorphBinding {
+  mesh: Mesh;
+  index: number;
+}
+
+export interface BoneBinding {
+  node: Object3D;
+  /** Local rotation at rest. */
+  rest: Quaternion;
+  /** Maps a canonical-frame rotation R into this bone's local offset: Q · R · Q⁻¹. */
+  conj: Quaternion;
+  conjInverse: Quaternion;
+}
+
+export interface RigAnalysis {
+  report: RigReport;
+  profile: RigProfile;
+  bones: Map<string, BoneBinding>;
+  morphs: Map<string, MorphBinding[]>;
+  /** Head node, for gaze. */
+  head: Object3D | null;
+}
+
+function collectBones(root: Object3D): Object3D[] {
+  const bones: Object3D[] = [];
+  root.traverse((node) => {
+    if ((node as Bone).isBone) bones.push(node);
+  });
+  return bones;
+}
+
+function depthOf(node: Object3D, root: Object3D): number {
+  let depth = 0;
+  for (let n: Object3D | null = node; n && n !== root; n = n.parent) depth += 1;
+  return depth;
+}
+
+/** Finds canonical bones: exact names first, then fuzzy tokens. */
+function mapBones(root: Object3D, bones: Object3D[]): { map: Map<string, Object3D>; rigType: RigType } {
+  const byName = new Map<string, Object3D>();
+  for (const bone of bones) if (!byName.has(bone.name)) byName.set(bone.name, bone);
+  const map = new Map<string, Object3D>();
+  let mixamoHits = 0;
+  let prefixed = false;
+  let humanoidHits = 0;
+  for (const canonical of ALL_CANONICAL_BONES) {
+    const { mixamo, humanoid } = exactCandidates(canonical);
+    const hitMixamo = mixamo.find((n) => byName.has(n));
+    if (hitMixamo) {
+      map.set(canonical, byName.get(hitMixamo) as Object3D);
+      mixamoHits += 1;
+      if (hitMixamo.startsWith('mixamorig')) prefixed = true;
+      continue;
+    }
+    const hitHumanoid = humanoid.find((n) => byName.has(n));
+    if (hitHumanoid) {
+      map.set(canonical, byName.get(hitHumanoid) as Object3D);
+      humanoidHits += 1;
+    }
+  }
+  // Fuzzy pass over the nodes not taken yet.
+  // Spines are matched as a chain (spine_01, spine_02, chest …), unless Mixamo names them.
+  const spines = ['Spine', 'Spine1', 'Spine2'];
+  const mixamoSpine = spines.some((c) => {
+    const node = map.get(c);
+    return node !== undefined && exactCandidates(c).mixamo.includes(node.name);
+  });
+  if (!mixamoSpine) for (const c of spines) map.delete(c);
+  const taken = new Set(map.values());
+  const spineChain: Object3D[] = [];
+  const kneeSides = new Set<Side>();
+  const fuzzy = bones.filter((b) => !taken.has(b)).map((node) => ({ node, name: fuzzyName(node.name) }));
+  for (const { name } of fuzzy) if (name.key === 'knee' && name.side) kneeSides.add(name.side);
+  for (const { node, name } of fuzzy) {
+    if (!name.part) continue;
+    if (name.part === 'Spine*') {
+      spineChain.push(node);
+      continue;
+    }
+    let part = name.part;
+    // "Left leg / Left knee / Left ankle": with a knee, `leg` is the thigh.
+    if (part === 'Leg' && name.key === 'leg' && name.side && kneeSides.has(name.side)) part = 'UpLeg';
+    const sided = ['Hips', 'Neck', 'Head', 'Jaw'].includes(part)
+      ? part
+      : name.side
+        ? `${name.side}${part}`
+        : null;
+    if (!sided || map.has(sided)) continue;
+    map.set(sided, node);
+  }
+  spineChain.sort((a, b) => depthOf(a, root) - depthOf(b, root));
+  for (const [i, canonical] of spines.entries()) {
+    const node = spineChain[i];
+    if (node && !map.has(canonical)) map.set(canonical, node);
+  }
+  const core = CORE_BONES.every((b) => map.has(b));
+  const mixamo = prefixed || mixamoHits > humanoidHits;
+  const rigType: RigType = !core ? 'custom' : mixamo ? 'mixamo' : 'humanoid';
+  return { map, rigType };
+}
+
+/** Morph targets by canonical name, across every mesh of the model. */
+function mapMorphs(root: Object3D): { morphs: Map<string, MorphBinding[]>; combinedBlink: MorphBinding[] } {
+  const wanted = [...VISEME_MORPHS, ...ARKIT_MORPHS] as string[];
+  const aliases = new Map<string, string>();
+  for (const canonical of wanted)
+    for (const key of morphAliases(canonical)) if (!aliases.has(key)) aliases.set(key, canonical);
+  const morphs = new Map<string, MorphBinding[]>();
+  const combinedBlink: MorphBinding[] = [];
+  root.traverse((node) => {
+    const mesh = node as Mesh;
+    const dict = mesh.morphTargetDictionary;
+    if (!mesh.isMesh || !dict || !mesh.morphTargetInfluences) return;
+    for (const [name, index] of Object.entries(dict)) {
+      const key = morphKey(name);
+      const canonical = aliases.get(key);
+      if (canonical) {
+        const list = morphs.get(canonical) ?? [];
+        list.push({ mesh, index });
+        morphs.set(canonical, list);
+      } else if (COMBINED_BLINK_KEYS.includes(key)) combinedBlink.push({ mesh, index });
+    }
+  });
+  return { morphs, combinedBlink };
+}
+
+const AXES: Record<RigReport['facing'], Vector3> = {
+  '+Z': new Vector3(0, 0, 1),
+  '-Z': new Vector3(0, 0, -1),
+  '+X': new Vector3(1, 0, 0),
+  '-X': new Vector3(-1, 0, 0),
+};
+
+/** Positions and rotations relative to the model root (placement in the scene does not matter). */
+function rootSpace(root: Object3D) {
+  root.updateMatrixWorld(true);
+  const inverse = new Matrix4().copy(root.matrixWorld).invert();
+  const m = new Matrix4();
+  const position = (node: Object3D) =>
+    new Vector3().setFromMatrixPosition(m.multiplyMatrices(inverse, node.matrixWorld));
+  const rotation = (node: Object3D) => {
+    const q = new Quaternion();
+    m.multiplyMatrices(inverse, node.matrixWorld).decompose(new Vector3(), q, new Vector3());
+    return q;
+  };
+  return { position, rotation };
+}
+
+function detectFacing(map: Map<string, Object3D>, position: (n: Object3D) => Vector3): RigReport['facing'] {
+  const pairs: [string, string][] = [
+    ['LeftArm', 'RightArm'],
+    ['LeftUpLeg', 'RightUpLeg'],
+    ['LeftShoulder', 'RightShoulder'],
+    ['LeftHand', 'RightHand'],
+  ];
+  for (const [l, r] of pairs) {
+    const left = map.get(l);
+    const right = map.get(r);
+    if (!left || !right) continue;
+    const toLeft = position(left).sub(position(right));
+    toLeft.y = 0;
+    if (toLeft.lengthSq() < 1e-10) continue;
+    // Canonical frame: +X is the character's left, +Y up, +Z forward → forward = left × up.
+    const forward = toLeft.normalize().cross(new Vector3(0, 1, 0));
+    if (Math.abs(forward.z) >= Math.abs(forward.x)) return forward.z >= 0 ? '+Z' : '-Z';
+    return forward.x >= 0 ? '+X' : '-X';
+  }
+  return '+Z';
+}
+
+/** Rotation taking canonical axes (+X left, +Y up, +Z forward) to the model's root axes. */
+function canonicalFrame(facing: RigReport['facing']): Quaternion {
+  return new Quaternion().setFromUnitVectors(new Vector3(0, 0, 1), AXES[facing]);
+}
+
+/** Drop of the upper arm below horizontal at rest (rad), in the canonical frame. */
+function armDrop(
+  map: Map<string, Object3D>,
+  side: Side,
+  position: (n: Object3D) => Vector3,
+  toCanonical: Quaternion,
+): number | null {
+  const arm = map.get(`${side}Arm`);
+  const fore = map.get(`${side}ForeArm`) ?? map.get(`${side}Hand`);
+  if (!arm || !fore) return null;
+  const dir = position(fore).sub(position(arm)).applyQuaternion(toCanonical);
+  if (dir.lengthSq() < 1e-12) return null;
+  return Math.atan2(-dir.y, Math.hypot(dir.x, dir.z));
+}
+
+function classifyPose(drop: number | null): BasePose {
+  if (drop === null) return 'unknown';
+  if (drop < T_POSE_MAX_DROP) return 'T';
+  if (drop < A_POSE_MAX_DROP) return 'A';
+  return 'unknown';
+}
+
+export function analyseRig(root: Object3D): RigAnalysis {
+  const warnings: string[] = [];
+  const nodes = collectBones(root);
+  const { map, rigType } = mapBones(root, nodes);
+  const { morphs, combinedBlink } = mapMorphs(root);
+  if (nodes.length === 0) warnings.push('no bones: a static model, only face morphs (if any) animate');
+  const { position, rotation } = rootSpace(root);
+  const facing = detectFacing(map, position);
+  if (facing !== '+Z') warnings.push(`the model faces ${facing}; the engine turns its offsets to match`);
+  const frame = canonicalFrame(facing);
+  const toCanonical = frame.clone().invert();
+
+  const leftDrop = armDrop(map, 'Left', position, toCanonical);
+  const rightDrop = armDrop(map, 'Right', position, toCanonical);
+  const drops = [leftDrop, rightDrop].filter((d): d is number => d !== null);
+  const meanDrop = drops.length > 0 ? drops.reduce((a, b) => a + b, 0) / drops.length : null;
+  const basePose = classifyPose(meanDrop);
+  if (basePose === 'unknown' && nodes.length > 0)
+    warnings.push('base pose not recognised (neither T nor A); arms left as modelled');
+
+  // The canonical T-pose → rest rotation: the measured arm drop, about the forward axis.
+  const corrections: Record<string, Vec3> = {};
+  if (basePose !== 'unknown') {
+    if (leftDrop !== null) corrections.LeftArm = [0, 0, -leftDrop];
+    if (rightDrop !== null) corrections.RightArm = [0, 0, rightDrop];
+  } else {
+    // Unknown pose: pretend the arms already hang at idle, so the base pose leaves them be.
+    corrections.LeftArm = [0, 0, -IDLE_ARM_DROP];
+    corrections.RightArm = [0, 0, IDLE_ARM_DROP];
+  }
+
+  const bones = new Map<string, BoneBinding>();
+  for (const [canonical, node] of map) {
+    const world = rotation(node);
+    const conj = world.clone().invert().multiply(frame);
+    bones.set(canonical, { node, rest: node.quaternion.clone(), conj, conjInverse: conj.clone().invert() });
+  }
+  // A combined blink stands in for both eyes.
+  if (combinedBlink.length > 0) {
+    if (!morphs.has('eyeBlinkLeft')) morphs.set('eyeBlinkLeft', combinedBlink);
+    else if (!morphs.has('eyeBlinkRight')) morphs.set('eyeBlinkRight', combinedBlink);
+  }
+  // jawOpen falls back on mouthOpen and the other way round.
+  if (!morphs.has('jawOpen') && morphs.has('mouthOpen')) morphs.set('jawOpen', morphs.get('mouthOpen') ?? []);
+
+  const visemes = VISEME_MORPHS.filter((v) => morphs.has(v));
+  const missingVisemes = VISEME_MORPHS.filter((v) => !morphs.has(v));
+  const hasBlink = morphs.has('eyeBlinkLeft') || morphs.has('eyeBlinkRight');
+  const faceShapes = ARKIT_MORPHS.filter((m) => morphs.has(m));
+  const hasFingers = [...map.keys()].some((k) => /Hand(Thumb|Index|Middle|Ring|Pinky)\d$/.test(k));
+  if (visemes.length === 0) {
+    warnings.push(
+      morphs.has('jawOpen')
+        ? 'no viseme morphs: the mouth opens with jawOpen'
+        : map.has('Jaw')
+          ? 'no viseme morphs: the mouth opens with the Jaw bone'
+          : 'no viseme morphs, jawOpen or Jaw bone: no lip-sync',
+    );
+  }
+  const boneMap: Record<string, string> = {};
+  for (const [canonical, node] of map) boneMap[canonical] = node.name;
+  const report: RigReport = {
+    rigType,
+    basePose,
+    facing,
+    boneMap,
+    missingBones: CANONICAL_BONES.filter((b) => !map.has(b)),
+    visemes,
+    missingVisemes,
+    hasBlink,
+    hasFingers,
+    hasFaceShapes: faceShapes.length > 0,
+    warnings,
+  };
+  const profile: RigProfile = {
+    bones: [...map.keys()],
+    corrections,
+    morphs: [...morphs.keys()],
+    hasVisemes: visemes.length > 0,
+    hasJawBone: map.has('Jaw'),
+  };
+  return { report, profile, bones, morphs, head: map.get('Head') ?? null };
+}
+
+/** Rest offsets (canonical XYZ euler) that bring the model from its rest pose to the idle pose. */
+export function restOffsets(profile: RigProfile): Record<string, Vec3> {
+  const out: Record<string, Vec3> = {};
+  const left = profile.corrections.LeftArm;
+  const right = profile.corrections.RightArm;
+  if (left) out.LeftArm = [0, 0, -IDLE_ARM_DROP - left[2]];
+  if (right) out.RightArm = [0, 0, IDLE_ARM_DROP - right[2]];
+  return out;
+}
+
+/** Scratch objects for `applyBoneOffset`. */
+const euler = new Euler();
+const offset = new Quaternion();
+
+/** Sets a bone to rest · (Q · R · Q⁻¹), R being a canonical-frame XYZ euler offset. */
+export function applyBoneOffset(binding: BoneBinding, rotation: Readonly<Vec3> | undefined): void {
+  const q = binding.node.quaternion;
+  if (!rotation || (rotation[0] === 0 && rotation[1] === 0 && rotation[2] === 0)) {
+    q.copy(binding.rest);
+    return;
+  }
+  offset.setFromEuler(euler.set(rotation[0], rotation[1], rotation[2], 'XYZ'));
+  offset.premultiply(binding.conj).multiply(binding.conjInverse);
+  q.copy(binding.rest).multiply(offset);
+}

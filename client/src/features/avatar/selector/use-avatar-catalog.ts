@@ -1,0 +1,42 @@
+import { useCallback, useEffect, useState } from 'react';
+import { routes, type SystemAvatar } from '@alma/protocol';
+import { call } from '../../../lib/api.ts';
+
+export type CatalogState =
+  { status: 'loading' } | { status: 'error' } | { status: 'ready'; avatars: SystemAvatar[] };
+
+/** The system list changes only with a deploy: one successful answer serves the page's life. */
+let cached: SystemAvatar[] | null = null;
+
+/** Test seam: forget the cached catalogue. */
+export function clearAvatarCatalogCache(): void {
+  cached = null;
+}
+
+/** GET /api/avatars (spec §7), with a retry for the embedded selector's error state. */
+export function useAvatarCatalog(): CatalogState & { retry: () => void } {
+  const [state, setState] = useState<CatalogState>(() =>
+    cached ? { status: 'ready', avatars: cached } : { status: 'loading' },
+  );
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (cached && attempt === 0) return;
+    const controller = new AbortController();
+    call(routes.avatars.list, {}, { signal: controller.signal })
+      .then((res) => {
+        cached = res.avatars;
+        setState({ status: 'ready', avatars: res.avatars });
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setState({ status: 'error' });
+      });
+    return () => controller.abort();
+  }, [attempt]);
+
+  const retry = useCallback(() => {
+    setState({ status: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
+  return { ...state, retry };
+}

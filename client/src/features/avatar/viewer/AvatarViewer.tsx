@@ -1,0 +1,402 @@
+import {
+  useEffect,
+  useEffectEvent,
+  useImperativeHandle,
+  useReducer,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type Ref,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import type { Group, Object3D } from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { DEFAULT_MODEL_SCALE, DEFAULT_MODEL_Y_OFFSET, type Gesture } from '@alma/protocol';
+import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
+import { Spinner } from '../../../components/ui/Spinner.tsx';
+import {
+  createAvatarAnimator,
+  type AvatarAnimator,
+  type AvatarEmotion,
+  type MouthSource,
+} from '../engine/index.ts';
+import { dispatchModelError } from '../model.ts';
+import { registerDebugAvatar } from './debug.ts';
+import { loadModel } from './load-model.ts';
+import { classifyLoadError, contextRegistry, initialViewerState, viewerReducer } from './state.ts';
+import { useDocumentVisible, useViewerProfile, type ViewerProfile } from './use-viewer-profile.ts';
+import '../avatar.css';
+
+/** What the preview modal's buttons do to the view. */
+export interface AvatarViewerHandle {
+  /** Camera, zoom and model turn back to where they started. */
+  resetView: () => void;
+  /** Turns the model about its vertical axis. */
+  rotate: (degrees: number) => void;
+}
+
+export interface ViewerGesture {
+  name: Gesture;
+  /** Changes each time the gesture should (re)start. */
+  key: number;
+  durationMs?: number;
+}
+
+export interface AvatarViewerProps {
+  modelUrl: string;
+  /** The avatar shown (its id), for the model-error event and the debug handle. */
+  avatar: string | null;
+  /** The canvas's accessible name. */
+  label: string;
+  mouth?: MouthSource | null;
+  speaking?: boolean;
+  emotion?: AvatarEmotion | null;
+  gesture?: ViewerGesture | null;
+  handleRef?: Ref<AvatarViewerHandle>;
+  /** Raise the model-load error event (spec §4) on failure: the chosen avatar's viewer does. */
+  reportErrors?: boolean;
+  className?: string;
+}
+
+/** Where the camera looks: the upper body of a model placed with spec §9's scale and offset. */
+const CAMERA_POSITION = [0, 0.45, 2.7] as const;
+const CAMERA_TARGET = [0, 0.3, 0] as const;
+/** How long a lost context may take to come back before the advice replaces the notice. */
+const CONTEXT_RESTORE_WAIT_MS = 4000;
+
+/**
+ * The 3D avatar viewer (spec §2 "3D viewer behaviour"): loads a meshopt-compressed glTF, hands it
+ * to the animation engine and renders what the engine computes. States loading / error (retry) /
+ * ready; a lost WebGL context shows a recovery notice; rendering pauses while the tab is hidden.
+ * The engine is driven from `useFrame` through refs; props only reach it from effects.
+ */
+export function AvatarViewer(props: AvatarViewerProps) {
+  const { t } = useTranslation();
+  const profile = useViewerProfile();
+  const [token] = useState(() => Symbol('viewer'));
+  const [attempt, setAttempt] = useState(0);
+  const registered = useSyncExternalStore(contextRegistry.subscribe, () => contextRegistry.status(token));
+  const foreground = useSyncExternalStore(contextRegistry.subscribe, () =>
+    contextRegistry.isForeground(token),
+  );
+  const slot = profile.webgl ? registered : 'denied';
+
+  // A context slot of the registry (at most four live canvases), released on unmount.
+  useEffect(() => {
+    if (!profile.webgl) return;
+    contextRegistry.request(token);
+    return () => contextRegistry.release(token);
+  }, [profile.webgl, token]);
+
+  const style = { maxWidth: profile.size.width, maxHeight: profile.size.height };
+  const className = `avatar-viewer ${props.className ?? ''}`;
+
+  if (slot !== 'granted') {
+    return (
+      <div
+        className={`${className} avatar-viewer--static`}
+        style={style}
+        data-state={slot === 'denied' ? 'static' : 'loading'}
+        role="img"
+        aria-label={props.label}
+      >
+        <AvatarBadge id={props.avatar} size={profile.mobile ? 72 : 112} />
+        {slot === 'denied' ? <p className="avatar-viewer__note">{t('avatar.viewer.unavailable')}</p> : null}
+      </div>
+    );
+  }
+  // A new model or a retry starts a fresh viewer (state, canvas and context).
+  return (
+    <LiveViewer
+      key={`${props.modelUrl}#${attempt}`}
+      {...props}
+      profile={profile}
+      className={className}
+      style={style}
+      attempt={attempt}
+      foreground={foreground}
+      onRetry={() => setAttempt((n) => n + 1)}
+    />
+  );
+}
+
+function LiveViewer({
+  modelUrl,
+  avatar,
+  label,
+  mouth,
+  speaking,
+  emotion,
+  gesture,
+  handleRef,
+  reportErrors,
+  className,
+  style,
+  profile,
+  attempt,
+  foreground,
+  onRetry,
+}: AvatarViewerProps & {
+  foreground: boolean;
+  profile: ViewerProfile;
+  style: { maxWidth: number; maxHeight: number };
+  attempt: number;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const [state, dispatch] = useReducer(viewerReducer, initialViewerState);
+  const [scene, setScene] = useState<Object3D | null>(null);
+  const animatorRef = useRef<AvatarAnimator | null>(null);
+  const visible = useDocumentVisible();
+  const reportFailure = useEffectEvent((code: string) => {
+    if (reportErrors) dispatchModelError({ error: code, avatar, modelUrl });
+  });
+
+  // Load once per mount (the parent remounts on a new model or a retry).
+  useEffect(() => {
+    const controller = new AbortController();
+    loadModel(modelUrl, controller.signal)
+      .then(({ scene: loaded }) => {
+        if (controller.signal.aborted) return disposeObject(loaded);
+        setScene(loaded);
+        dispatch({ type: 'loaded' });
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        const code = classifyLoadError(error);
+        dispatch({ type: 'failed', code });
+        reportFailure(code);
+      });
+    return () => controller.abort();
+  }, [modelUrl]);
+
+  // The engine owns the loaded scene's bones and morphs from here on. The effects below run
+  // after this one, so a new animator receives the current inputs at once.
+  useEffect(() => {
+    if (!scene) return;
+    let created: AvatarAnimator;
+    try {
+      created = createAvatarAnimator(scene);
+    } catch (error) {
+      console.error('Avatar engine failed', error);
+      return () => disposeObject(scene);
+    }
+    animatorRef.current = created;
+    const unregister = registerDebugAvatar({
+      id: `${modelUrl}#${attempt}`,
+      avatar,
+      modelUrl,
+      animator: created,
+    });
+    return () => {
+      unregister();
+      animatorRef.current = null;
+      created.dispose();
+      disposeObject(scene);
+    };
+  }, [scene, avatar, modelUrl, attempt]);
+
+  useEffect(() => animatorRef.current?.setMouthSource(mouth ?? null), [scene, mouth]);
+  useEffect(() => animatorRef.current?.setSpeaking(!!speaking), [scene, speaking]);
+  useEffect(() => animatorRef.current?.setEmotion(emotion ?? 'neutral'), [scene, emotion]);
+  const playGesture = useEffectEvent(() => {
+    if (gesture) animatorRef.current?.playGesture(gesture.name, gesture.durationMs);
+  });
+  const gestureKey = gesture?.key;
+  useEffect(() => {
+    if (gestureKey !== undefined) playGesture();
+  }, [scene, gestureKey]);
+
+  // A lost context waits for the browser to restore it, then turns into advice.
+  useEffect(() => {
+    if (state.context !== 'lost') return;
+    const timer = setTimeout(() => dispatch({ type: 'contextFailed' }), CONTEXT_RESTORE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [state.context]);
+
+  // Hidden tab or broken context: no rendering. Behind another viewer: frames on demand only.
+  const live = visible && state.status === 'ready' && state.context === 'ok';
+  const frameloop = !live ? 'never' : foreground ? 'always' : 'demand';
+
+  return (
+    <div
+      className={className}
+      style={style}
+      data-state={state.status}
+      data-context={state.context}
+      data-avatar={avatar ?? 'default'}
+      data-testid="avatar-viewer"
+    >
+      <Canvas
+        className="avatar-viewer__canvas"
+        frameloop={frameloop}
+        dpr={profile.dpr}
+        shadows={profile.shadows}
+        camera={{ fov: 35, near: 0.05, far: 50, position: [...CAMERA_POSITION] }}
+        gl={{ antialias: profile.antialias, alpha: true, powerPreference: 'default' }}
+        aria-label={label}
+        role="img"
+        onCreated={({ gl }) => {
+          const canvas = gl.domElement;
+          canvas.addEventListener('webglcontextlost', (event) => {
+            event.preventDefault();
+            dispatch({ type: 'contextLost' });
+          });
+          canvas.addEventListener('webglcontextrestored', () => dispatch({ type: 'contextRestored' }));
+        }}
+      >
+        <Lights shadows={profile.shadows} />
+        {scene ? (
+          <Stage
+            scene={scene}
+            animatorRef={animatorRef}
+            zoom={profile.zoom}
+            shadows={profile.shadows}
+            handleRef={handleRef}
+          />
+        ) : null}
+      </Canvas>
+
+      {state.status === 'loading' ? (
+        <div className="avatar-viewer__overlay" role="status">
+          <Spinner />
+          <span>{t('avatar.viewer.loading')}</span>
+        </div>
+      ) : null}
+      {state.status === 'error' ? (
+        <div className="avatar-viewer__overlay avatar-viewer__overlay--error" role="alert">
+          <p>{t(`avatar.viewer.errors.${state.code}`)}</p>
+          <button type="button" className="button button--ghost" onClick={onRetry}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
+      {state.context !== 'ok' ? (
+        <div className="avatar-viewer__overlay avatar-viewer__overlay--error" role="alert">
+          <p>{t('avatar.viewer.contextLost')}</p>
+          {state.context === 'failed' ? (
+            <>
+              <p className="avatar-viewer__note">{t('avatar.viewer.contextAdvice')}</p>
+              <button type="button" className="button button--ghost" onClick={onRetry}>
+                {t('common.retry')}
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Lights({ shadows }: { shadows: boolean }) {
+  return (
+    <>
+      <hemisphereLight args={['#f4efff', '#2a2440', 1.4]} />
+      <directionalLight
+        position={[1.8, 3, 2.5]}
+        intensity={2.2}
+        castShadow={shadows}
+        shadow-mapSize-width={1024}
+        shadow-mapSize-height={1024}
+      />
+      <directionalLight position={[-2.5, 1.5, -2]} intensity={1.1} color="#9fb8ff" />
+    </>
+  );
+}
+
+function Stage({
+  scene,
+  animatorRef,
+  zoom,
+  shadows,
+  handleRef,
+}: {
+  scene: Object3D;
+  animatorRef: { current: AvatarAnimator | null };
+  zoom: { min: number; max: number };
+  shadows: boolean;
+  handleRef?: Ref<AvatarViewerHandle>;
+}) {
+  const camera = useThree((s) => s.camera);
+  const domElement = useThree((s) => s.gl.domElement);
+  const turn = useRef<Group>(null);
+  const controlsRef = useRef<OrbitControls | null>(null);
+
+  useEffect(() => {
+    const controls = new OrbitControls(camera, domElement);
+    controls.enablePan = false;
+    controls.enableDamping = true;
+    controls.minDistance = zoom.min;
+    controls.maxDistance = zoom.max;
+    controls.target.set(...CAMERA_TARGET);
+    controls.update();
+    controlsRef.current = controls;
+    return () => {
+      controlsRef.current = null;
+      controls.dispose();
+    };
+  }, [camera, domElement, zoom.min, zoom.max]);
+
+  useEffect(() => {
+    scene.traverse((node) => {
+      node.castShadow = shadows;
+      // Skinned meshes move outside their bind-pose bounds; culling them would blank frames.
+      node.frustumCulled = false;
+    });
+  }, [scene, shadows]);
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      resetView() {
+        camera.position.set(...CAMERA_POSITION);
+        controlsRef.current?.target.set(...CAMERA_TARGET);
+        controlsRef.current?.update();
+        if (turn.current) turn.current.rotation.y = 0;
+      },
+      rotate(degrees) {
+        if (turn.current) turn.current.rotation.y += (degrees * Math.PI) / 180;
+      },
+    }),
+    [camera],
+  );
+
+  // Per frame: the engine poses the model, the controls ease. No React state changes here.
+  useFrame(() => {
+    animatorRef.current?.update(performance.now());
+    controlsRef.current?.update();
+  });
+
+  return (
+    <>
+      <group ref={turn}>
+        <group scale={DEFAULT_MODEL_SCALE} position={[0, DEFAULT_MODEL_Y_OFFSET, 0]}>
+          <primitive object={scene} />
+        </group>
+      </group>
+      {shadows ? (
+        <mesh rotation={[-Math.PI / 2, 0, 0]} position={[0, DEFAULT_MODEL_Y_OFFSET, 0]} receiveShadow>
+          <circleGeometry args={[1.2, 48]} />
+          <shadowMaterial opacity={0.25} />
+        </mesh>
+      ) : null}
+    </>
+  );
+}
+
+/** Frees a model's GPU resources once nothing shows it. */
+function disposeObject(root: Object3D): void {
+  root.traverse((node) => {
+    const mesh = node as Partial<{ geometry: { dispose(): void }; material: unknown }>;
+    mesh.geometry?.dispose();
+    const materials = Array.isArray(mesh.material) ? mesh.material : mesh.material ? [mesh.material] : [];
+    for (const material of materials as { dispose(): void; [key: string]: unknown }[]) {
+      for (const value of Object.values(material)) {
+        if (value && typeof value === 'object' && 'isTexture' in value)
+          (value as unknown as { dispose(): void }).dispose();
+      }
+      material.dispose();
+    }
+  });
+}

@@ -1,0 +1,63 @@
+import type { Object3D } from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { useSession } from '../../../lib/session.ts';
+import { isValidModelUrl } from '../model.ts';
+import { ViewerLoadError } from './state.ts';
+
+/** glTF binary files start with the ASCII magic "glTF"; a JSON glTF starts with "{". */
+export function looksLikeGltf(buffer: ArrayBuffer): boolean {
+  if (buffer.byteLength < 12) return false;
+  const head = new Uint8Array(buffer, 0, 4);
+  const magic = String.fromCharCode(head[0] ?? 0, head[1] ?? 0, head[2] ?? 0, head[3] ?? 0);
+  if (magic === 'glTF') return true;
+  const text = new TextDecoder().decode(new Uint8Array(buffer, 0, Math.min(64, buffer.byteLength)));
+  return /^\s*\{/.test(text) && !/^\s*<!doctype|<html/i.test(text);
+}
+
+let loader: GLTFLoader | null = null;
+function gltfLoader(): GLTFLoader {
+  // Models are meshopt-compressed (ARCHITECTURE §6): the decoder is required to read them.
+  loader ??= new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  return loader;
+}
+
+/**
+ * Fetches and parses a model, classifying every failure as one of spec §8's texts: the URL is
+ * checked first, the HTTP status next (404 is "not found"), then the bytes (not a glTF is "invalid
+ * format", a glTF that does not parse is "corrupted"). Custom models need the bearer credential.
+ */
+export async function loadModel(url: string, signal?: AbortSignal): Promise<{ scene: Object3D; gltf: GLTF }> {
+  if (!isValidModelUrl(url)) throw new ViewerLoadError('invalidUrl');
+  const headers: Record<string, string> = {};
+  if (/^\/api\/upload\//.test(url)) {
+    const token = useSession.getState().token;
+    if (!token) throw new ViewerLoadError('noToken');
+    headers.authorization = `Bearer ${token}`;
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, headers });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ViewerLoadError('network');
+  }
+  if (res.status === 404) throw new ViewerLoadError('notFound', 404);
+  if (!res.ok) throw new ViewerLoadError('generic', res.status);
+  let buffer: ArrayBuffer;
+  try {
+    buffer = await res.arrayBuffer();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ViewerLoadError('network');
+  }
+  if (!looksLikeGltf(buffer)) throw new ViewerLoadError('format');
+  const base = url.slice(0, url.lastIndexOf('/') + 1);
+  let gltf: GLTF;
+  try {
+    gltf = await gltfLoader().parseAsync(buffer, base);
+  } catch {
+    throw new ViewerLoadError('corrupted');
+  }
+  return { scene: gltf.scene, gltf };
+}

@@ -1,0 +1,113 @@
+import { Vector3 } from 'three';
+import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
+import { addEars } from '../accessories.ts';
+import type { CharacterSpec } from '../character.ts';
+import { addHair } from '../hair.ts';
+import { lathe, tube } from '../shapes.ts';
+
+const SKIN = '#f6dcc8';
+const DRESS = '#4b2a6e';
+const DRESS_DARK = '#3a2057';
+const HAIR = '#e2662a';
+
+/** The witch: ginger hair, green eyes, a purple gown and a tall bent hat with a green band. */
+export const witch: CharacterSpec = {
+  id: 'witch',
+  head: { radii: [0.152, 0.158, 0.145], chinTaper: 0.3, lift: 0.155, cheek: 0.01 },
+  face: {
+    skin: SKIN,
+    eyeX: 0.058,
+    eyeY: -0.02,
+    eyeSize: [0.026, 0.032],
+    iris: ['#0f5a2a', '#3fbf5a'],
+    lashes: true,
+    brow: { color: '#5b2a14', y: 0.035, thickness: 0.0055 },
+    mouth: { y: -0.086, width: 0.023, smile: 0.4 },
+    blush: '#f0a5a0',
+    nose: { y: -0.052, size: 0.0085, color: '#f0cdb8' },
+    freckles: '#d99a78',
+  },
+  build(ctx) {
+    const { list, head } = ctx;
+    addTorso(ctx, {
+      profile: TORSO.female,
+      color: DRESS,
+    });
+    addNeck(ctx, 0.035, SKIN);
+    addArms(ctx, { skin: SKIN, sleeve: DRESS, sleeveEnd: 0.93, flare: 0.03, cuff: DRESS_DARK });
+    addHands(ctx, { color: SKIN });
+    addLegs(ctx, { color: () => '#2a2030', radii: [0.06, 0.045, 0.034] });
+    addShoes(ctx, { color: '#3b2a22', sole: '#1d1512', shaft: 0.1 });
+    addSkirt(ctx, { top: 0.98, bottom: 0.12, topR: 0.13, bottomR: 0.3, color: DRESS, wave: 0.04 });
+    addEars(ctx, 'human', SKIN);
+    // Green sash at the waist.
+    const belt = tube([new Vector3(0, 0.99, 0), new Vector3(0, 1.02, 0)], () => [0.124, 0.124 * 0.75], {
+      radial: 32,
+      perSegment: 1,
+      caps: [false, false],
+    });
+    list.add(belt, { color: '#7cc04a', skin: { rigid: 'Spine' }, slot: 'cloth' });
+    // Collar.
+    const collar = lathe(
+      [
+        [0.045, 1.262],
+        [0.075, 1.245],
+        [0.11, 1.222],
+      ],
+      { depth: 0.8 },
+    );
+    list.add(collar, { color: DRESS_DARK, skin: { rigid: 'Spine2' }, slot: 'cloth' });
+
+    addHair(list, head, {
+      color: HAIR,
+      front: 1.0,
+      side: 1.75,
+      back: 2.0,
+      strands: 22,
+      tipLength: 0.2,
+      volume: 0.014,
+      long: { bottom: 1.14, from: 0.95, flare: 0.05 },
+    });
+
+    // Hat: wide brim, tall cone with a bent tip, green band.
+    const top = head.center.y + 0.1;
+    const brim = lathe(
+      [
+        [0.3, top - 0.004],
+        [0.31, top + 0.004],
+        [0.2, top + 0.014],
+        [0.14, top + 0.016],
+      ],
+      { segments: 40 },
+    );
+    list.add(brim, { color: '#2c1d3d', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    const under = lathe(
+      [
+        [0.14, top + 0.012],
+        [0.2, top + 0.01],
+        [0.3, top - 0.006],
+      ],
+      { segments: 40 },
+    );
+    list.add(under, { color: '#241733', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    const cone = tube(
+      [
+        new Vector3(0, top, 0),
+        new Vector3(0, top + 0.14, -0.01),
+        new Vector3(0.0, top + 0.26, -0.04),
+        new Vector3(0.03, top + 0.32, -0.1),
+      ],
+      (t) => {
+        const r = 0.16 * (1 - t) ** 1.2 + 0.004;
+        return [r, r];
+      },
+      { radial: 24, perSegment: 6, caps: [true, true], up: new Vector3(1, 0, 0) },
+    );
+    list.add(cone, {
+      color: (p) => (p.y < top + 0.05 && p.y > top + 0.018 ? '#7cc04a' : '#3a2552'),
+      skin: { rigid: 'Head' },
+      slot: 'cloth',
+      mesh: 'Head',
+    });
+  },
+};

@@ -1,0 +1,147 @@
+import {
+  AVATAR_CAPABILITIES as CAPABILITIES,
+  CORE_BONES,
+  VISEME_MORPHS,
+  isMixamoName,
+  mapBones,
+  type AnimationConfig,
+  type AvatarCapability as Capability,
+  type CompatibilityReport,
+  type RigMetadata,
+} from '@alma/protocol';
+import type { ModelInspection, Vec3 } from './inspect.ts';
+
+/**
+ * From an inspection to what the avatar can do: the rig type and base pose (spec §3, §4), a
+ * compatibility score 0–100 and a report of what works and what is missing (issue #7). The score
+ * weighs what the animation engine drives: body, lip sync, blinks, expressions, hands, eyes, jaw.
+ */
+
+type BasePose = RigMetadata['basePose'];
+
+const WEIGHTS: Record<Capability, number> = {
+  skeleton: 35,
+  visemes: 20,
+  blink: 10,
+  expressions: 10,
+  fingers: 10,
+  eyes: 5,
+  jaw: 5,
+  pose: 5,
+};
+
+const VISEMES: readonly string[] = VISEME_MORPHS;
+const EXPRESSIONS = [
+  'mouthSmileLeft',
+  'mouthSmileRight',
+  'mouthFrownLeft',
+  'mouthFrownRight',
+  'browInnerUp',
+  'browDownLeft',
+  'browDownRight',
+  'eyeWideLeft',
+  'eyeWideRight',
+];
+
+export interface Analysis {
+  rig: RigMetadata;
+  report: CompatibilityReport;
+  /** What the client's animation engine should do with this model. */
+  animationConfig: AnimationConfig;
+}
+
+/** T-pose when the upper arm points within 20° of horizontal, A-pose down to 65°. */
+export function detectPose(world: Record<string, Vec3>, map: ReadonlyMap<string, string>): BasePose {
+  const angles: number[] = [];
+  for (const side of ['Left', 'Right']) {
+    const arm = world[map.get(`${side}Arm`) ?? ''];
+    const fore = world[map.get(`${side}ForeArm`) ?? ''];
+    if (!arm || !fore) continue;
+    const [dx, dy, dz] = [fore[0] - arm[0], fore[1] - arm[1], fore[2] - arm[2]];
+    const horizontal = Math.hypot(dx, dz);
+    if (horizontal + Math.abs(dy) === 0) continue;
+    angles.push((Math.atan2(-dy, horizontal) * 180) / Math.PI);
+  }
+  if (!angles.length) return 'unknown';
+  const mean = angles.reduce((a, b) => a + b, 0) / angles.length;
+  if (Math.abs(mean) <= 20) return 'T';
+  if (mean > 20 && mean <= 65) return 'A';
+  return 'unknown';
+}
+
+export function analyse(model: ModelInspection): Analysis {
+  const map = mapBones(model.bones);
+  const skinned = model.skins > 0 && model.bones.length > 0;
+  const missingCoreBones = CORE_BONES.filter((b) => !map.has(b));
+  const coreCoverage = skinned ? (CORE_BONES.length - missingCoreBones.length) / CORE_BONES.length : 0;
+  const rigType: RigMetadata['rigType'] = model.bones.some(isMixamoName)
+    ? 'mixamo'
+    : coreCoverage >= 0.8
+      ? 'humanoid'
+      : 'custom';
+  const basePose = skinned ? detectPose(model.boneWorld, map) : 'unknown';
+  const morphs = new Set(model.morphTargets);
+  const visemes = VISEMES.filter((v) => morphs.has(v));
+  const fingerBones = [...map.keys()].filter((b) => /Hand(Thumb|Index|Middle|Ring|Pinky)/.test(b)).length;
+  const has = (name: string) => morphs.has(name);
+
+  const coverage: Record<Capability, number> = {
+    skeleton: coreCoverage,
+    visemes: visemes.length / VISEMES.length,
+    blink:
+      has('eyeBlinkLeft') && has('eyeBlinkRight') ? 1 : has('eyeBlinkLeft') || has('eyeBlinkRight') ? 0.5 : 0,
+    expressions: EXPRESSIONS.filter(has).length / EXPRESSIONS.length,
+    fingers: Math.min(1, fingerBones / 20),
+    eyes:
+      map.has('LeftEye') && map.has('RightEye') ? 1 : has('eyeLookInLeft') || has('eyeWideLeft') ? 0.5 : 0,
+    jaw: map.has('Jaw') || has('jawOpen') ? 1 : 0,
+    pose: basePose === 'unknown' ? 0 : 1,
+  };
+  const capabilities = CAPABILITIES.map((id) => ({
+    id,
+    coverage: round2(coverage[id]),
+    works: coverage[id] >= 0.5,
+  }));
+  const score = Math.round(CAPABILITIES.reduce((sum, id) => sum + WEIGHTS[id] * coverage[id], 0));
+
+  const warnings: string[] = [];
+  if (!skinned) warnings.push('no_skeleton');
+  else if (missingCoreBones.length) warnings.push('missing_core_bones');
+  if (model.vertexCount > 100_000) warnings.push('heavy_mesh');
+  if (model.textures.some((t) => (t.width ?? 0) > 2048 || (t.height ?? 0) > 2048))
+    warnings.push('large_textures');
+  if (model.animations.length) warnings.push('embedded_animations_ignored');
+
+  const lipSync: AnimationConfig['lipSync'] = visemes.length >= 5 ? 'visemes' : coverage.jaw ? 'jaw' : 'none';
+  return {
+    rig: {
+      rigType,
+      skinned,
+      basePose,
+      boneMap: Object.fromEntries(map),
+      missingCoreBones: skinned ? missingCoreBones : [...CORE_BONES],
+      boneCount: model.bones.length,
+      morphTargets: model.morphTargets,
+      visemes,
+      vertexCount: model.vertexCount,
+      textures: model.textures.length,
+    },
+    report: {
+      score,
+      capabilities,
+      works: capabilities.filter((c) => c.works).map((c) => c.id),
+      missing: capabilities.filter((c) => !c.works).map((c) => c.id),
+      warnings,
+    },
+    animationConfig: {
+      lipSync,
+      blink: coverage.blink > 0,
+      expressions: coverage.expressions > 0,
+      gestures: coreCoverage >= 0.8,
+      fingers: coverage.fingers >= 0.5,
+      armsDownFromPose: basePose,
+    },
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,327 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERROR_MESSAGES, FIELD_MESSAGES, routes, type CustomVoice } from '@alma/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type AlmaApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { openStorage } from '../../storage/index.ts';
+import type { Storage } from '../../storage/types.ts';
+import { json } from '../../test-support/app.ts';
+import { multipartBody } from '../../test-support/multipart.ts';
+import { createFakeSynthesizer } from '../../test-support/speech.ts';
+import {
+  m4aAacLabelled,
+  m4aOpusOf,
+  mp3Of,
+  oggOpusOf,
+  tone,
+  wavOf,
+} from '../../test-support/voice-samples.ts';
+
+/**
+ * Custom voice uploads over REST (SPEC.md VU-1…VU-9) with real audio made in the test: WAV, MP3
+ * (lamejs), Ogg/Opus (libopus), M4A (mediabunny's MP4 muxer). No ffmpeg is assumed: MP3 and AAC
+ * are checked whole and kept, their analysis marked not decoded.
+ */
+let app: AlmaApp['app'];
+let storage: Storage;
+let dataDir: string;
+const synthesizer = createFakeSynthesizer({ msPerWord: 5 });
+
+interface Account {
+  id: string;
+  token: string;
+}
+let n = 0;
+async function register(plan?: 'enterprise'): Promise<Account> {
+  n += 1;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name: `Usuario ${n}`, email: `voices${n}@example.com`, password: 'Secret123' },
+  });
+  const body = json(res) as { token: string; user: { id: string } };
+  if (plan) await storage.users.update(body.user.id, { plan });
+  return { id: body.user.id, token: body.token };
+}
+
+const multipart = (fields: Record<string, string>, file?: { name: string; data: Uint8Array }) =>
+  multipartBody(fields, file ? { field: 'voice', ...file } : undefined);
+
+const upload = (
+  who: Account,
+  name: string,
+  data: Uint8Array,
+  fields: Record<string, string> = { consent: 'true' },
+  language = 'es',
+) => {
+  const body = multipart(fields, { name, data });
+  return app.inject({
+    method: 'POST',
+    url: '/api/upload/voice',
+    payload: body.payload,
+    headers: {
+      authorization: `Bearer ${who.token}`,
+      'content-type': body.contentType,
+      'accept-language': language,
+    },
+  });
+};
+const call = (who: Account, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  app.inject({
+    method,
+    url,
+    payload: payload as Record<string, unknown> | undefined,
+    headers: { authorization: `Bearer ${who.token}`, 'accept-language': 'es' },
+  });
+const errorOf = (res: { body: string }) => (json(res) as { error: { code: string; message: string } }).error;
+const samplesOnDisk = () => {
+  try {
+    return readdirSync(join(dataDir, 'custom-voices')).length;
+  } catch {
+    return 0;
+  }
+};
+
+const voicePcm = tone({ f0: 220, seconds: 4 });
+let files: { wav: Uint8Array; mp3: Uint8Array; ogg: Uint8Array; m4a: Uint8Array; aac: Uint8Array };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'alma-voice-uploads-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REPLY_TOKEN_DELAY_MS: '0',
+    CLIENT_DIST: join(dataDir, 'no-client'),
+  });
+  storage = await openStorage({ dataDir, mongodbUri: undefined });
+  const built = await buildApp({ config, storage, logger: false, speech: synthesizer });
+  app = built.app;
+  await app.ready();
+  files = {
+    wav: wavOf(voicePcm),
+    mp3: mp3Of(voicePcm),
+    ogg: await oggOpusOf(voicePcm),
+    m4a: await m4aOpusOf(voicePcm),
+    aac: await m4aAacLabelled(3),
+  };
+}, 60_000);
+afterAll(async () => {
+  await app.close();
+  await storage.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('VU-2 formats by content', () => {
+  let who: Account;
+  beforeAll(async () => {
+    who = await register('enterprise');
+  });
+
+  it.each([
+    ['wav', 'muestra.wav', true],
+    ['mp3', 'muestra.mp3', false],
+    ['ogg', 'muestra.ogg', true],
+    ['m4a', 'muestra.m4a', true],
+    ['aac', 'muestra-aac.m4a', false],
+  ] as const)('accepts %s (%s), analysed when decodable here', async (key, name, decoded) => {
+    const res = await upload(who, name, files[key]);
+    expect(res.statusCode, res.body).toBe(201);
+    const body = routes.voiceUploads.upload.response.parse(json(res));
+    const voice = body.voice;
+    expect(voice).toMatchObject({
+      isCustom: true,
+      userId: who.id,
+      originalName: name,
+      size: files[key].length,
+    });
+    expect(voice.format).toBe(key === 'aac' ? 'm4a' : key);
+    expect(voice.id).toMatch(/^custom-/);
+    expect(voice.analysis.decoded).toBe(decoded);
+    expect(body.warnings[0]).toMatch(/aproximación/);
+    if (decoded) {
+      // A 220 Hz harmonic tone: within 3 %.
+      expect(Math.abs((voice.analysis.pitchHz ?? 0) - 220) / 220).toBeLessThan(0.03);
+      expect(voice.speech.variant).toBe('+f3');
+      expect(voice.category).toBe('femenina');
+    } else {
+      expect(voice.analysis.pitchHz).toBeNull();
+      expect(voice.analysis.warnings).toContain('not_decoded');
+      expect(voice.speech).toEqual({ variant: '+klatt', pitch: 50, rate: 170 });
+    }
+    expect(Math.abs(voice.analysis.durationMs - (key === 'aac' ? 3000 : 4000))).toBeLessThan(100);
+  });
+
+  it('lets content decide the type: MP3 bytes named .wav are an MP3', async () => {
+    const res = await upload(who, 'renombrada.wav', files.mp3);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((json(res) as { voice: CustomVoice }).voice.format).toBe('mp3');
+  });
+});
+
+describe('VU-2 refusals: the spec’s messages, nothing stored', () => {
+  let who: Account;
+  beforeAll(async () => {
+    who = await register('enterprise');
+  });
+  const refused = async (res: Awaited<ReturnType<typeof upload>>, status: number, code: string) => {
+    expect(res.statusCode, res.body).toBe(status);
+    expect(errorOf(res).code).toBe(code);
+    const list = await call(who, 'GET', `/api/upload/voices/${who.id}`);
+    expect((json(list) as { voices: unknown[] }).voices).toEqual([]);
+  };
+
+  it('refuses text renamed to .wav with "Solo se permiten archivos de audio (WAV, MP3, M4A, OGG)"', async () => {
+    const before = samplesOnDisk();
+    const res = await upload(who, 'nota.wav', new TextEncoder().encode('esto no es audio '.repeat(200)));
+    await refused(res, 415, 'voice_format_invalid');
+    expect(errorOf(res).message).toBe('Solo se permiten archivos de audio (WAV, MP3, M4A, OGG)');
+    expect(samplesOnDisk()).toBe(before);
+  });
+
+  it('refuses non-audio content (a PNG) and audio under a non-audio name', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(2000)]);
+    await refused(await upload(who, 'foto.mp3', png), 415, 'voice_format_invalid');
+    await refused(await upload(who, 'voz.txt', files.wav), 415, 'voice_format_invalid');
+    const english = await upload(who, 'foto.png', png, { consent: 'true' }, 'en');
+    expect(errorOf(english).message).toBe(ERROR_MESSAGES.en.voice_format_invalid);
+  });
+
+  it.each(['wav', 'mp3', 'ogg', 'm4a'] as const)('refuses a truncated %s as damaged', async (key) => {
+    const before = samplesOnDisk();
+    const data = files[key];
+    const res = await upload(who, `cortada.${key}`, data.subarray(0, Math.floor(data.length * 0.6)));
+    await refused(res, 422, 'voice_file_damaged');
+    expect(errorOf(res).message).toMatch(/^Solo se permiten archivos de audio \(WAV, MP3, M4A, OGG\)/);
+    expect(samplesOnDisk()).toBe(before);
+  });
+
+  it('refuses a file over 10 MB with "El archivo es demasiado grande. Máximo 10MB"', async () => {
+    const big = new Uint8Array(10 * 1024 * 1024 + 1);
+    big.set(files.wav.subarray(0, 44));
+    const res = await upload(who, 'grande.wav', big);
+    await refused(res, 413, 'voice_file_too_large');
+    expect(errorOf(res).message).toBe('El archivo es demasiado grande. Máximo 10MB');
+  });
+
+  it('VU-1 refuses an upload without consent', async () => {
+    const res = await upload(who, 'muestra.wav', files.wav, {});
+    await refused(res, 400, 'validation_failed');
+    expect((json(res) as { error: { errors: unknown[] } }).error.errors).toEqual([
+      { field: 'consent', code: 'voiceConsentRequired', message: FIELD_MESSAGES.es.voiceConsentRequired },
+    ]);
+  });
+
+  it('refuses JSON (the upload is multipart) and anonymous callers', async () => {
+    const res = await call(who, 'POST', '/api/upload/voice', { voice: 'x' });
+    expect(res.statusCode).toBe(415);
+    const anonymous = await app.inject({ method: 'POST', url: '/api/upload/voice' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('VU-5 plan checks and usage', () => {
+  it('a free plan keeps two custom voices: the third is refused; subscription limits count them', async () => {
+    const who = await register();
+    expect((await upload(who, 'una.wav', files.wav)).statusCode).toBe(201);
+    expect((await upload(who, 'dos.ogg', files.ogg)).statusCode).toBe(201);
+    const before = samplesOnDisk();
+    const third = await upload(who, 'tres.wav', files.wav);
+    expect(third.statusCode).toBe(403);
+    expect(errorOf(third)).toEqual({
+      code: 'voice_limit_reached',
+      message: 'Has alcanzado el máximo de voces personalizadas de tu plan.',
+    });
+    expect(samplesOnDisk()).toBe(before);
+    const limits = routes.account.subscriptionLimits.response.parse(
+      json(await call(who, 'GET', '/api/upload/subscription-limits')),
+    ).subscription;
+    expect(limits.usage.customVoices).toBe(2);
+    expect(limits.usage.voiceStorageBytes).toBe(files.wav.length + files.ogg.length);
+    expect(limits.usage.totalStorageBytes).toBe(files.wav.length + files.ogg.length);
+    expect(limits.formatted.voiceSlotsUsed).toBe('2/2');
+    expect(limits.canUploadVoice).toBe(false);
+  });
+});
+
+describe('VU-6…VU-9 own voices: list, select, speak, serve, delete', () => {
+  let owner: Account;
+  let other: Account;
+  let voice: CustomVoice;
+  beforeAll(async () => {
+    owner = await register();
+    other = await register();
+    const res = await upload(owner, 'mi voz.wav', files.wav, { consent: 'true', name: 'Mi voz' });
+    voice = (json(res) as { voice: CustomVoice }).voice;
+  });
+
+  it('VU-6 lists the caller’s voices; another user’s id is forbidden', async () => {
+    const mine = await call(owner, 'GET', `/api/upload/voices/${owner.id}`);
+    expect(routes.voiceUploads.list.response.parse(json(mine)).voices.map((v) => v.id)).toEqual([voice.id]);
+    const theirs = await call(other, 'GET', `/api/upload/voices/${owner.id}`);
+    expect(theirs.statusCode).toBe(403);
+    expect(errorOf(theirs).code).toBe('forbidden');
+  });
+
+  it('VU-8 GET /api/voices adds the user’s custom voices to the catalogue, for that user only', async () => {
+    const mine = routes.voices.list.response.parse(json(await call(owner, 'GET', '/api/voices'))).voices;
+    expect(mine).toHaveLength(26);
+    expect(mine.at(-1)).toMatchObject({ id: voice.id, name: 'Mi voz', isCustom: true });
+    const theirs = routes.voices.list.response.parse(json(await call(other, 'GET', '/api/voices'))).voices;
+    expect(theirs.some((v) => v.isCustom)).toBe(false);
+    expect((await call(owner, 'GET', `/api/voices/${voice.id}`)).statusCode).toBe(200);
+    expect((await call(other, 'GET', `/api/voices/${voice.id}`)).statusCode).toBe(404);
+  });
+
+  it('VU-8 selects a custom voice as the default; another user cannot', async () => {
+    const res = await call(owner, 'POST', '/api/voices/select', { voiceId: voice.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await storage.users.getPreferences(owner.id))?.defaultVoiceId).toBe(voice.id);
+    const refused = await call(other, 'POST', '/api/voices/select', { voiceId: voice.id });
+    expect(refused.statusCode).toBe(400);
+  });
+
+  it('VU-8 a reply with the custom voice speaks with its derived params and carries the sample', async () => {
+    synthesizer.calls.length = 0;
+    const res = await call(owner, 'POST', '/message', { message: 'Hola, ¿cómo estás?', voiceId: voice.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(synthesizer.calls.length).toBeGreaterThan(0);
+    const params = synthesizer.calls[0]?.voice;
+    expect(params).toMatchObject({
+      voice: `es${voice.speech.variant}`,
+      pitch: voice.speech.pitch,
+      rate: voice.speech.rate,
+    });
+    expect(params?.sample?.id).toBe(voice.id);
+    const bytes = await params?.sample?.read();
+    expect(bytes?.length).toBe(files.wav.length);
+    // The saved default (V-7) resolves the same way.
+    synthesizer.calls.length = 0;
+    await call(owner, 'POST', '/message', { message: 'Otra vez' });
+    expect(synthesizer.calls[0]?.voice.voice).toBe(`es${voice.speech.variant}`);
+  });
+
+  it('VU-9 serves the sample at its previewUrl, under its owner only', async () => {
+    const res = await app.inject({ method: 'GET', url: voice.previewUrl });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/wav');
+    expect(res.rawPayload.length).toBe(files.wav.length);
+    const wrong = await app.inject({ method: 'GET', url: `/api/voices/custom/${other.id}/${voice.file}` });
+    expect(wrong.statusCode).toBe(404);
+    const bad = await app.inject({ method: 'GET', url: `/api/voices/custom/${owner.id}/..%2Fx.wav` });
+    expect(bad.statusCode).toBe(404);
+  });
+
+  it('VU-7 deletes only one’s own voice, and its sample with it', async () => {
+    const before = samplesOnDisk();
+    const theirs = await call(other, 'DELETE', `/api/upload/voice/${voice.id}`);
+    expect(theirs.statusCode).toBe(404);
+    const mine = await call(owner, 'DELETE', `/api/upload/voice/${voice.id}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(samplesOnDisk()).toBe(before - 1);
+    expect((await app.inject({ method: 'GET', url: voice.previewUrl })).statusCode).toBe(404);
+    expect((await call(owner, 'DELETE', `/api/upload/voice/${voice.id}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDiskBlobStore } from '../../storage/blobs.ts';
+import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
+import type { Storage } from '../../storage/types.ts';
+import { tone, wavOf } from '../../test-support/voice-samples.ts';
+import { createVoiceUploadsService } from './voice-uploads.service.ts';
+
+/** The plan checks of spec §5 that the REST tests cannot reach cheaply (SPEC.md VU-5). */
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+let storage: Storage;
+let dir: string;
+let n = 0;
+const wav = wavOf(tone({ f0: 200, seconds: 1 }), 16_000);
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'alma-vu-service-'));
+  storage = openEmbeddedStorage({ file: ':memory:' });
+  await storage.users.create({
+    id: 'u1',
+    name: 'Ana',
+    email: 'ana@example.com',
+    passwordHash: 'x',
+    plan: 'free',
+    role: 'user',
+    language: 'es',
+    theme: 'dark',
+    createdAt: new Date(0).toISOString(),
+  });
+});
+afterEach(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function service(otherStorageBytes = 0, otherProcessingUploads = 0) {
+  return createVoiceUploadsService({
+    users: storage.users,
+    voices: storage.customVoices,
+    blobs: createDiskBlobStore(dir),
+    newId: () => `0193a1b2-0000-7000-8000-${String(++n).padStart(12, '0')}`,
+    clock: () => new Date('2026-11-22T12:00:00Z'),
+    log: silent,
+    otherStorageBytes: async () => otherStorageBytes,
+    otherProcessingUploads: async () => otherProcessingUploads,
+  });
+}
+
+describe('VU-5 plan checks', () => {
+  it('one upload at a time on the free plan: a second while the first runs is refused', async () => {
+    const s = service();
+    let release!: () => void;
+    const first = s.withSlot('u1', () => new Promise<void>((resolve) => (release = resolve)));
+    await expect(s.withSlot('u1', async () => 'second')).rejects.toMatchObject({
+      code: 'upload_concurrency_limit',
+    });
+    expect((await s.usage('u1')).currentProcessingUploads).toBe(1);
+    release();
+    await first;
+    expect(await s.withSlot('u1', async () => 'after')).toBe('after');
+    expect((await s.usage('u1')).currentProcessingUploads).toBe(0);
+  });
+
+  it('an avatar being processed takes the slot too', async () => {
+    await expect(service(0, 1).withSlot('u1', async () => 'x')).rejects.toMatchObject({
+      code: 'upload_concurrency_limit',
+    });
+  });
+
+  it('counts other uploads (avatars) against the total storage', async () => {
+    const s = service(100 * 1024 * 1024 - 100);
+    const limits = await s.withSlot('u1', async (l) => l);
+    await expect(
+      s.upload('u1', limits, { data: wav, fileName: 'a.wav', language: 'es' }),
+    ).rejects.toMatchObject({
+      code: 'upload_storage_full',
+    });
+    expect(await s.list('u1')).toEqual([]);
+  });
+
+  it('refuses a plan without custom_voices', async () => {
+    const s = service();
+    const limits = await s.withSlot('u1', async (l) => ({ ...l, features: [] }));
+    await expect(
+      s.upload('u1', limits, { data: wav, fileName: 'a.wav', language: 'es' }),
+    ).rejects.toMatchObject({
+      code: 'upload_feature_not_included',
+    });
+  });
+
+  it('stores the sample and the record, and answers the voice with its speech params', async () => {
+    const s = service();
+    const limits = await s.withSlot('u1', async (l) => l);
+    const { voice, warnings } = await s.upload('u1', limits, {
+      data: wav,
+      fileName: 'Hola.WAV',
+      language: 'en',
+    });
+    expect(voice).toMatchObject({ name: 'Hola', language: 'inglés', isCustom: true, approximation: true });
+    expect(warnings[0]).toMatch(/approximation/);
+    expect(await s.speechOf('u1', voice.id)).toMatchObject({ variant: voice.speech.variant });
+    expect(await s.speechOf('u2', voice.id)).toBeNull();
+    expect(await s.usage('u1')).toMatchObject({ customVoices: 1, voiceStorageBytes: wav.length });
+  });
+});

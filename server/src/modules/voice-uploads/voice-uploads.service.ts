@@ -1,0 +1,303 @@
+import {
+  CUSTOM_VOICE_NAME_MAX,
+  CUSTOM_VOICES_URL_PREFIX,
+  PLAN_TABLE,
+  VOICE_UPLOAD_MAX_BYTES,
+  hasVoiceExtension,
+  isCustomVoiceId,
+  type CustomVoice,
+  type Language,
+  type PlanLimits,
+  type VoiceAnalysis,
+  type VoiceUploadFormat,
+} from '@alma/protocol';
+import type { Readable } from 'node:stream';
+import type { VoiceSample } from '../../engines/speech/types.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock, IdGenerator } from '../../lib/ids.ts';
+import type { Log } from '../../lib/logger.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
+import type { CustomVoiceRecord, CustomVoiceRepository, UserRepository } from '../../storage/types.ts';
+import { analyseVoice, deriveVoice } from './analysis.ts';
+import { VoiceFileError, sniffVoiceFormat } from './audio-format.ts';
+import { decodeVoiceSample } from './decode-sample.ts';
+
+export interface VoiceUploadsDeps {
+  users: Pick<UserRepository, 'findById'>;
+  voices: CustomVoiceRepository;
+  /** Where samples are kept: DATA_DIR/custom-voices. */
+  blobs: BlobStore;
+  newId: IdGenerator;
+  clock: Clock;
+  log: Log;
+  /** The `ffmpeg` that decodes MP3/AAC/Vorbis for the analysis; null: none. Default: on PATH. */
+  ffmpeg?: string | null;
+  /**
+   * Bytes of the user's other uploads (custom avatars) that count against the plan's total
+   * storage with the voices (spec §3: storage is split into avatar and voice storage).
+   */
+  otherStorageBytes?: (userId: string) => Promise<number>;
+  /** The user's other uploads in progress (custom avatars): they share the concurrent-upload slots. */
+  otherProcessingUploads?: (userId: string) => Promise<number>;
+}
+
+export interface VoiceUploadInput {
+  data: Uint8Array;
+  fileName: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  language: Language;
+}
+
+const MIME: Record<VoiceUploadFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+};
+
+const WARNING_TEXT: Record<Language, Record<VoiceAnalysis['warnings'][number] | 'approximation', string>> = {
+  es: {
+    approximation:
+      'La voz integrada habla con una aproximación de tu voz (tono y ritmo), no con tu voz real.',
+    too_quiet: 'La grabación está muy baja: una muestra más alta se analiza mejor.',
+    clipping: 'La grabación satura (distorsiona): grábala con menos volumen.',
+    short: 'La muestra es corta: con al menos 10 segundos de habla el análisis es más fiable.',
+    no_pitch: 'No se encontró el tono de la voz: se usan valores neutros.',
+    not_decoded:
+      'Este formato no se puede analizar en este servidor: se usan valores neutros hasta que se instale ffmpeg.',
+  },
+  en: {
+    approximation:
+      'The builtin voice speaks an approximation of your voice (pitch and pace), not your real voice.',
+    too_quiet: 'The recording is very quiet: a louder sample analyses better.',
+    clipping: 'The recording clips (distorts): record it at a lower volume.',
+    short: 'The sample is short: with at least 10 seconds of speech the analysis is more reliable.',
+    no_pitch: 'No voice pitch was found: neutral values are used.',
+    not_decoded:
+      'This format cannot be analysed on this server: neutral values are used until ffmpeg is installed.',
+  },
+};
+
+/** A user's upload in progress counts against the plan's concurrent uploads (spec §5). */
+export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
+  const { voices, blobs } = deps;
+  const processing = new Map<string, number>();
+
+  function toCustomVoice(record: CustomVoiceRecord): CustomVoice {
+    return {
+      id: record.id,
+      name: record.name,
+      description: record.description,
+      category: record.category,
+      language: record.language,
+      gender: record.gender,
+      file: record.file,
+      previewUrl: `${CUSTOM_VOICES_URL_PREFIX}${encodeURIComponent(record.userId)}/${record.file}`,
+      recommended: false,
+      favorite: false,
+      recent: false,
+      isCustom: true,
+      userId: record.userId,
+      format: record.format,
+      originalName: record.originalName,
+      size: record.size,
+      createdAt: record.createdAt,
+      analysis: record.analysis,
+      speech: record.speech,
+      approximation: true,
+    };
+  }
+
+  async function limitsOf(userId: string): Promise<PlanLimits> {
+    const user = await deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', { detail: `no user ${userId}` });
+    return PLAN_TABLE[user.plan].limits;
+  }
+
+  /** Takes one of the plan's concurrent upload slots, or refuses (spec §5). */
+  async function acquire(userId: string): Promise<{ limits: PlanLimits; release: () => void }> {
+    const limits = await limitsOf(userId);
+    const other = deps.otherProcessingUploads ? await deps.otherProcessingUploads(userId) : 0;
+    const busy = (processing.get(userId) ?? 0) + other;
+    if (busy >= limits.maxConcurrentUploads)
+      throw new AppError('upload_concurrency_limit', { detail: `${busy}/${limits.maxConcurrentUploads}` });
+    processing.set(userId, (processing.get(userId) ?? 0) + 1);
+    let released = false;
+    return {
+      limits,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (processing.get(userId) ?? 1) - 1;
+        if (left > 0) processing.set(userId, left);
+        else processing.delete(userId);
+      },
+    };
+  }
+
+  /**
+   * The plan checks of spec §5 in its order — feature, count, file size, total storage — then
+   * the content: sniffed format (VU-2), an audio file name, the whole structure, decoding and
+   * analysis (VU-3). Only then is anything stored; a failure of the record removes the blob.
+   */
+  async function upload(
+    userId: string,
+    limits: PlanLimits,
+    input: VoiceUploadInput,
+  ): Promise<{ voice: CustomVoice; warnings: string[] }> {
+    const { data } = input;
+    if (!limits.features.includes('custom_voices')) throw new AppError('upload_feature_not_included');
+    const used = await voices.usage(userId);
+    if (used.count >= limits.maxCustomVoices)
+      throw new AppError('voice_limit_reached', { detail: `${used.count}/${limits.maxCustomVoices}` });
+    if (data.length > Math.min(limits.maxVoiceFileSize, VOICE_UPLOAD_MAX_BYTES))
+      throw new AppError('voice_file_too_large', { detail: `${data.length} bytes` });
+    const other = deps.otherStorageBytes ? await deps.otherStorageBytes(userId) : 0;
+    if (used.bytes + other + data.length > limits.maxTotalStorage)
+      throw new AppError('upload_storage_full', {
+        detail: `${used.bytes + other} + ${data.length} > ${limits.maxTotalStorage}`,
+      });
+
+    const format = sniffVoiceFormat(data);
+    if (!format)
+      throw new AppError('voice_format_invalid', { detail: 'content is not WAV, MP3, M4A or OGG' });
+    if (!hasVoiceExtension(input.fileName))
+      throw new AppError('voice_format_invalid', { detail: `file name ${JSON.stringify(input.fileName)}` });
+    let analysis: VoiceAnalysis;
+    try {
+      const decoded = await decodeVoiceSample(data, format, { ffmpeg: deps.ffmpeg });
+      analysis = analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);
+    } catch (error) {
+      if (error instanceof VoiceFileError) throw new AppError(error.code, { detail: error.message });
+      throw new AppError('voice_file_damaged', { detail: String(error) });
+    }
+    const derived = deriveVoice(analysis);
+    const id = `custom-${deps.newId()}`;
+    const file = `${id}.${format}`;
+    const baseName = input.fileName.replace(/\.[^.]*$/, '').trim();
+    const name = (input.name?.trim() || baseName || 'Mi voz').slice(0, CUSTOM_VOICE_NAME_MAX);
+    const record: CustomVoiceRecord = {
+      id,
+      userId,
+      name,
+      description: input.description?.trim() || describe(analysis, input.language),
+      category: derived.category,
+      language: input.language === 'en' ? 'inglés' : 'español',
+      gender: derived.gender,
+      format,
+      originalName: input.fileName.slice(0, 200),
+      file,
+      size: data.length,
+      createdAt: deps.clock().toISOString(),
+      analysis,
+      speech: derived.speech,
+    };
+    await blobs.put(file, data);
+    try {
+      await voices.insert(record);
+    } catch (error) {
+      await blobs.delete(file).catch(() => false);
+      throw error;
+    }
+    const text = WARNING_TEXT[input.language];
+    return {
+      voice: toCustomVoice(record),
+      warnings: [text.approximation, ...analysis.warnings.map((w) => text[w])],
+    };
+  }
+
+  return {
+    /** Runs one upload inside a concurrent-upload slot; `read` streams the body under `maxBytes`. */
+    async withSlot<T>(userId: string, run: (limits: PlanLimits) => Promise<T>): Promise<T> {
+      const slot = await acquire(userId);
+      try {
+        return await run(slot.limits);
+      } finally {
+        slot.release();
+      }
+    },
+
+    upload,
+
+    async list(userId: string): Promise<CustomVoice[]> {
+      return (await voices.listForUser(userId)).map(toCustomVoice);
+    },
+
+    async find(userId: string, id: string): Promise<CustomVoice | null> {
+      if (!isCustomVoiceId(id)) return null;
+      const record = await voices.find(userId, id);
+      return record ? toCustomVoice(record) : null;
+    },
+
+    /** Own voices only: anyone else's, like an unknown id, is `not_found` (VU-7). */
+    async remove(userId: string, id: string): Promise<void> {
+      const record = isCustomVoiceId(id) ? await voices.find(userId, id) : null;
+      if (!record || !(await voices.delete(userId, id))) throw new AppError('not_found');
+      await blobs.delete(record.file).catch((error: unknown) => {
+        deps.log.warn({ err: error, file: record.file }, 'custom voice sample not removed');
+        return false;
+      });
+    },
+
+    /** What a reply speaks with for this custom voice (VU-8), or null when it is not the user's. */
+    async speechOf(
+      userId: string,
+      voiceId: string,
+    ): Promise<{ variant: string; pitch: number; rate: number; sample: VoiceSample } | null> {
+      const record = isCustomVoiceId(voiceId) ? await voices.find(userId, voiceId) : null;
+      if (!record) return null;
+      return {
+        ...record.speech,
+        sample: {
+          id: record.id,
+          mimeType: MIME[record.format],
+          read: async () => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of blobs.read(record.file)) chunks.push(chunk as Buffer);
+            return new Uint8Array(Buffer.concat(chunks));
+          },
+        },
+      };
+    },
+
+    /** A sample to serve at `/api/voices/custom/<userId>/<file>` (VU-9), or null. */
+    async sample(
+      userId: string,
+      file: string,
+    ): Promise<{ stream: Readable; mimeType: string; size: number } | null> {
+      const match = /^(custom-[0-9a-f-]{36})\.(wav|mp3|m4a|ogg)$/.exec(file);
+      if (!match?.[1]) return null;
+      const record = await voices.find(userId, match[1]);
+      if (!record || record.file !== file) return null;
+      const info = await blobs.stat(file);
+      if (!info) return null;
+      return { stream: blobs.read(file), mimeType: MIME[record.format], size: info.size };
+    },
+
+    /** The figures subscription limits report for voices (spec §3). */
+    async usage(userId: string): Promise<{
+      customVoices: number;
+      voiceStorageBytes: number;
+      currentProcessingUploads: number;
+    }> {
+      const used = await voices.usage(userId);
+      return {
+        customVoices: used.count,
+        voiceStorageBytes: used.bytes,
+        currentProcessingUploads: processing.get(userId) ?? 0,
+      };
+    },
+  };
+}
+
+function describe(analysis: VoiceAnalysis, language: Language): string {
+  const pitch = analysis.pitchHz === null ? null : `${Math.round(analysis.pitchHz)} Hz`;
+  if (language === 'en')
+    return pitch
+      ? `Your uploaded voice (approximation), pitch about ${pitch}.`
+      : 'Your uploaded voice (approximation).';
+  return pitch ? `Tu voz subida (aproximación), tono de unos ${pitch}.` : 'Tu voz subida (aproximación).';
+}
+
+export type VoiceUploadsService = ReturnType<typeof createVoiceUploadsService>;
