@@ -9,11 +9,11 @@ import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
 import { encodeForRecording, runScenario, type RecordLine } from './replay.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { DETERMINISTIC_ENGINES, SCENARIOS } from './scenarios.ts';
 
 const only = process.argv.slice(2);
 for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.includes(s.name))) {
-  const server = await startTestServer(scenario.env);
+  const server = await startTestServer({ ...DETERMINISTIC_ENGINES, ...scenario.env });
   const user = await registerUser(server.url);
   const client = connectClient(server.url, user.token);
   try {

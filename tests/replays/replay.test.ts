@@ -5,7 +5,7 @@ import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
 import { normalise, readRecording, runScenario } from './replay.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { DETERMINISTIC_ENGINES, SCENARIOS } from './scenarios.ts';
 
 /**
  * Every recording in tests/replays is replayed against a fresh server, started with the
@@ -26,7 +26,7 @@ describe('socket replays', () => {
     const { scenario, lines } = readRecording(join(dir, file));
     // The scenario in the file is the one that was recorded; it must still be the declared one.
     expect(scenario).toEqual(SCENARIOS.find((s) => s.name === scenario.name));
-    const server = await startTestServer(scenario.env);
+    const server = await startTestServer({ ...DETERMINISTIC_ENGINES, ...scenario.env });
     const user = await registerUser(server.url);
     const client = connectClient(server.url, user.token);
     try {

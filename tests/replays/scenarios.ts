@@ -23,6 +23,13 @@ export type Step =
     }
   | { kind: 'personality'; personality: Personality };
 
+/**
+ * Engines pinned for recording and replaying, whatever the machine has installed: the replies and
+ * speech are the builtin ones, and transcription is the browser hint (pocketsphinx, when Debian's
+ * package is present, would change `server:status` and any voice note).
+ */
+export const DETERMINISTIC_ENGINES: Record<string, string> = { TRANSCRIBE_ENGINE: 'hint' };
+
 export interface Scenario {
   name: string;
   /** Server environment on top of the test defaults (tests/fixtures/server.ts). */

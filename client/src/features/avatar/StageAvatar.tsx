@@ -12,6 +12,8 @@ export interface StageAvatarProps {
   /** The latest gesture of `avatar:intent` and a key that changes when it should play. */
   gesture: Gesture | null;
   gestureKey: number;
+  gestureDurationMs?: number;
+  gestureStartInMs?: number;
   /** Where the mouth is now (the speech queue). */
   mouth: MouthSource;
   /** The avatar's display name. */
@@ -22,7 +24,16 @@ export interface StageAvatarProps {
  * The chat's avatar: the signed-in user's chosen model in the 3D viewer, driven by the chat's
  * speech and emotion. A model that fails or is gone resets the choice to the default avatar.
  */
-export function StageAvatar({ speaking, emotion, gesture, gestureKey, mouth, name }: StageAvatarProps) {
+export function StageAvatar({
+  speaking,
+  emotion,
+  gesture,
+  gestureKey,
+  gestureDurationMs,
+  gestureStartInMs,
+  mouth,
+  name,
+}: StageAvatarProps) {
   const { t } = useTranslation();
   const { userId, avatarId, modelUrl } = useAvatarSelection();
   return (
@@ -45,7 +56,16 @@ export function StageAvatar({ speaking, emotion, gesture, gestureKey, mouth, nam
         mouth={mouth}
         speaking={speaking}
         emotion={emotion}
-        gesture={gesture ? { name: gesture, key: gestureKey } : null}
+        gesture={
+          gesture
+            ? {
+                name: gesture,
+                key: gestureKey,
+                ...(gestureDurationMs ? { durationMs: gestureDurationMs } : {}),
+                ...(gestureStartInMs ? { startInMs: gestureStartInMs } : {}),
+              }
+            : null
+        }
         reportErrors
       />
     </ViewerBoundary>

@@ -37,6 +37,24 @@ describe('avatar model URLs (spec §4 Avatar selection)', () => {
     expect(await modelExists('/models/witch.glb', offline as unknown as typeof fetch)).toBe(true);
     const head = answer(200);
     await modelExists('/models/elf.glb', head);
-    expect(head).toHaveBeenCalledWith('/models/elf.glb', { method: 'HEAD' });
+    expect(head).toHaveBeenCalledWith('/models/elf.glb', { method: 'HEAD', headers: {} });
+  });
+});
+
+describe('custom avatar models (issue #7)', () => {
+  it('map to their model endpoint and are fetched with the bearer credential', async () => {
+    const { useSession } = await import('../../lib/session.ts');
+    const { testUser } = await import('../../test/fixtures.ts');
+    const id = 'avatar-0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b';
+    expect(validAvatarId(id)).toBe(id);
+    expect(modelUrlFor(id)).toBe(`/api/upload/avatar/${id}/model`);
+    expect(isValidModelUrl(`/api/upload/avatar/${id}/model`)).toBe(true);
+    useSession.getState().setSession({ token: 'tok', refreshToken: 'r', user: testUser });
+    const head = vi.fn(() => Promise.resolve(new Response(null, { status: 200 })));
+    await modelExists(`/api/upload/avatar/${id}/model`, head);
+    expect(head).toHaveBeenCalledWith(`/api/upload/avatar/${id}/model`, {
+      method: 'HEAD',
+      headers: { authorization: 'Bearer tok' },
+    });
   });
 });

@@ -1,17 +1,35 @@
-import { DEFAULT_AVATAR_MODEL_URL, isSystemAvatarId, systemModelUrl } from '@alma/protocol';
+import {
+  DEFAULT_AVATAR_MODEL_URL,
+  customAvatarModelUrl,
+  isCustomAvatarId,
+  isSystemAvatarId,
+  systemModelUrl,
+} from '@alma/protocol';
+import { useSession } from '../../lib/session.ts';
 
 /**
  * Which .glb a chosen avatar loads (spec §4 Avatar selection): a system avatar id maps to
- * `/models/<id>.glb`; anything else — nothing chosen, an unknown or stale id — is the default
- * model `/model.glb`.
+ * `/models/<id>.glb`, a custom avatar to its model endpoint `/api/upload/avatar/<id>/model`
+ * (spec §3, fetched with the bearer credential); anything else — nothing chosen, an unknown or
+ * stale id — is the default model `/model.glb`.
  */
 export function modelUrlFor(avatarId: string | null | undefined): string {
-  return isSystemAvatarId(avatarId) ? systemModelUrl(avatarId) : DEFAULT_AVATAR_MODEL_URL;
+  if (isSystemAvatarId(avatarId)) return systemModelUrl(avatarId);
+  if (typeof avatarId === 'string' && isCustomAvatarId(avatarId)) return customAvatarModelUrl(avatarId);
+  return DEFAULT_AVATAR_MODEL_URL;
 }
 
-/** A stored choice is valid when it names a system avatar; others fall back to the default. */
+/** A stored choice is valid when it names a system or custom avatar; others fall back to the default. */
 export function validAvatarId(avatarId: string | null | undefined): string | null {
-  return isSystemAvatarId(avatarId) ? avatarId : null;
+  if (isSystemAvatarId(avatarId)) return avatarId;
+  return typeof avatarId === 'string' && isCustomAvatarId(avatarId) ? avatarId : null;
+}
+
+/** Custom models are the owner's alone: their requests carry the bearer credential (spec §7). */
+export function modelRequestHeaders(url: string): Record<string, string> | null {
+  if (!/^\/api\/upload\//.test(url)) return {};
+  const token = useSession.getState().token;
+  return token ? { authorization: `Bearer ${token}` } : null;
 }
 
 /**
@@ -42,7 +60,7 @@ export function isValidModelUrl(url: unknown): url is string {
  */
 export async function modelExists(url: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
   try {
-    const res = await fetchImpl(url, { method: 'HEAD' });
+    const res = await fetchImpl(url, { method: 'HEAD', headers: modelRequestHeaders(url) ?? {} });
     return res.status !== 404 && res.status !== 410;
   } catch {
     return true;

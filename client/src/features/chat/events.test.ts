@@ -182,6 +182,28 @@ describe('reply stream (SPEC.md C-4)', () => {
     expect(state.emotion).toBe('calm');
   });
 
+  it('keeps every avatar:intent gesture with its timing, so the same gesture twice plays twice', () => {
+    const intent = (seq: number, gesture: 'nodding' | null, shouldAnimate = true): ChatServerEvent => ({
+      name: ServerEvent.avatarIntent,
+      payload: {
+        replyId: REPLY,
+        sessionId: SESSION,
+        seq,
+        gesture,
+        emotion: 'happy',
+        shouldAnimate,
+        duration: 2500,
+        atMs: 400,
+      },
+    });
+    const once = run(waiting(), intent(1, 'nodding'));
+    expect(once.intent).toEqual({ gesture: 'nodding', durationMs: 2500, atMs: 400, key: 1 });
+    const twice = run(once, intent(2, 'nodding'));
+    expect(twice.intent?.key).toBe(2);
+    // An intent that does not animate leaves the last gesture alone.
+    expect(run(twice, intent(3, null, false)).intent?.key).toBe(2);
+  });
+
   it('ignores reply events of another session this tab is not waiting for', () => {
     const state = run({ ...initialChatData, activeSessionId: 'other' }, delta(1, 'x'), reply(2));
     expect(state.messages).toHaveLength(0);

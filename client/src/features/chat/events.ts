@@ -93,6 +93,12 @@ export interface ChatData {
   typing: boolean;
   emotion: Emotion | null;
   gesture: Gesture | null;
+  /**
+   * The latest gesture to play, from `avatar:intent` (spec §4): its duration, where it starts in
+   * the reply's speech (ms from now, approximately), and a key that changes with every intent so
+   * the same gesture twice plays twice.
+   */
+  intent: { gesture: Gesture; durationMs: number; atMs: number; key: number } | null;
   limit: { message: string } | null;
   /** The active session's conversation context (spec §3), from its latest reply or the server. */
   context: SessionContext | null;
@@ -108,6 +114,7 @@ export const initialChatData: ChatData = {
   typing: false,
   emotion: null,
   gesture: null,
+  intent: null,
   limit: null,
   context: null,
 };
@@ -254,6 +261,15 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
         ...state,
         streams: { ...state.streams, [ev.replyId]: stream },
         gesture: ev.shouldAnimate ? ev.gesture : state.gesture,
+        intent:
+          ev.shouldAnimate && ev.gesture
+            ? {
+                gesture: ev.gesture,
+                durationMs: ev.duration,
+                atMs: ev.atMs,
+                key: (state.intent?.key ?? 0) + 1,
+              }
+            : state.intent,
         emotion: ev.emotion,
       };
     }

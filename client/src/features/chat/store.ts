@@ -502,6 +502,7 @@ export const useChat = create<ChatState>()((set, get) => {
         streams: {},
         emotion: null,
         gesture: null,
+        intent: null,
         context: null,
         historyPage: 0,
         hasMore: false,

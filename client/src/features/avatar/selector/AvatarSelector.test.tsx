@@ -19,8 +19,64 @@ const avatars = SYSTEM_AVATAR_IDS.map((id) => ({
   model: `/models/${id}.glb`,
 }));
 
+const customAvatar = (id: string, name: string, status: 'completed' | 'failed') => ({
+  id,
+  name,
+  description: '',
+  category: 'custom',
+  tags: [],
+  isPublic: false,
+  status,
+  step: status === 'completed' ? 'stored' : 'validating',
+  progress: status === 'completed' ? 100 : 20,
+  startTime: '2026-01-01T00:00:00.000Z',
+  estimatedTime: 5,
+  isReady: status === 'completed',
+  hasError: status === 'failed',
+  error: status === 'failed' ? { code: 'validation_failed', message: 'El modelo tiene errores' } : null,
+  modelUrl: status === 'completed' ? `/api/upload/avatar/${id}/model` : null,
+  modelPath: status === 'completed' ? `/api/upload/avatar/${id}/model` : null,
+  modelFilename: status === 'completed' ? `${id}.glb` : null,
+  originalName: `${name}.glb`,
+  rigMetadata: null,
+  animationConfig: null,
+  compatibility:
+    status === 'completed'
+      ? {
+          score: 93,
+          capabilities: [
+            { id: 'skeleton', coverage: 1, works: true },
+            { id: 'expressions', coverage: 0.3, works: false },
+          ],
+          works: ['skeleton'],
+          missing: ['expressions'],
+          warnings: [],
+        }
+      : null,
+  compatibilityScore: status === 'completed' ? 93 : null,
+  originalSize: 1000,
+  processedSize: status === 'completed' ? 400 : null,
+  compressionRatio: status === 'completed' ? 0.4 : null,
+  isCustom: true,
+  isProcessed: status === 'completed',
+  processing: { status: status === 'completed' ? 'completed' : 'processing' },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  completedAt: status === 'completed' ? '2026-01-01T00:00:05.000Z' : null,
+});
+const READY = 'avatar-0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b';
+const FAILED = 'avatar-0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2c';
+
 function serve(options: { failList?: boolean } = {}) {
   return stubFetch(({ method, path, body }) => {
+    if (method === 'GET' && path === `/api/upload/avatars/${user.id}`)
+      return {
+        body: {
+          success: true,
+          avatars: [customAvatar(READY, 'Mi robot', 'completed'), customAvatar(FAILED, 'Roto', 'failed')],
+        },
+      };
+    if (method === 'DELETE' && path === `/api/upload/avatar/${READY}`)
+      return { body: { success: true, message: 'Avatar eliminado' } };
     if (method === 'GET' && path === '/api/avatars')
       return options.failList
         ? { status: 500, body: { error: { code: 'server_error', message: 'x' } } }
@@ -76,11 +132,14 @@ describe('avatar selector modal (spec §2, §4)', () => {
     // Localised by id, not the server's text.
     expect(within(group).getByRole('radio', { name: /Bruja/ })).toBeTruthy();
     expect(within(group).queryByText('Server witch')).toBeNull();
-    // The custom slot is there but disabled.
-    expect(within(dialog).getByRole('button', { name: 'Subir un modelo .glb' })).toHaveProperty(
-      'disabled',
-      true,
-    );
+    // The user's own avatars: the ready one can be chosen, with its report; a failed one cannot.
+    const mine = await within(dialog).findByRole('radiogroup', { name: 'Tus avatares' });
+    expect(within(mine).getByRole('radio', { name: /Mi robot/ })).toHaveProperty('disabled', false);
+    expect(within(mine).getByRole('radio', { name: /Roto/ })).toHaveProperty('disabled', true);
+    expect(within(mine).getByText('Compatibilidad: 93/100')).toBeTruthy();
+    expect(within(mine).getByText(/El modelo tiene errores/)).toBeTruthy();
+    // And the upload panel.
+    expect(within(dialog).getByRole('region', { name: 'Sube tu propio avatar (.glb)' })).toBeTruthy();
 
     fireEvent.click(within(group).getByRole('button', { name: 'Ver Mujer ciervo en 3D' }));
     const preview = screen.getByRole('dialog', { name: 'Previsualización 3D: Mujer ciervo' });
@@ -128,6 +187,32 @@ describe('avatar selector modal (spec §2, §4)', () => {
     wrap(<AvatarSelectorModal onClose={() => undefined} />);
     await screen.findByRole('radio', { name: /Golem/ });
     expect(screen.getByRole('button', { name: 'Confirmar' })).toHaveProperty('disabled', true);
+  });
+});
+
+describe('custom avatars in the selector (issue #7)', () => {
+  it('chooses a ready custom avatar and stores its id', async () => {
+    const calls = serve();
+    const onClose = vi.fn();
+    wrap(<AvatarSelectorModal onClose={onClose} />);
+    fireEvent.click(await screen.findByRole('radio', { name: /Mi robot/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmar' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls).toContainEqual({
+      method: 'PUT',
+      path: '/api/users/preferences',
+      body: { avatar: READY, selectedAvatarId: READY },
+    });
+  });
+
+  it('deletes one after a confirmation', async () => {
+    const calls = serve();
+    wrap(<AvatarSelectorModal onClose={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Eliminar Mi robot' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Sí, eliminar Mi robot' }));
+    await waitFor(() => expect(screen.queryByRole('radio', { name: /Mi robot/ })).toBeNull());
+    expect(calls).toContainEqual({ method: 'DELETE', path: `/api/upload/avatar/${READY}`, body: undefined });
   });
 });
 

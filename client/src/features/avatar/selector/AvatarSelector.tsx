@@ -11,13 +11,18 @@ import { modelUrlFor } from '../model.ts';
 import { selectAvatar } from '../selection.ts';
 import { AvatarViewer, type AvatarViewerHandle } from '../viewer/AvatarViewer.tsx';
 import { avatarCategory, avatarText, confirmedChoice, initialChoice } from './logic.ts';
+import { CustomAvatars } from './CustomAvatars.tsx';
 import { useAvatarCatalog, type CatalogState } from './use-avatar-catalog.ts';
+import { useCustomAvatars } from './use-custom-avatars.ts';
+
+/** What the 3D preview needs of a system or custom avatar. */
+type PreviewAvatar = Pick<SystemAvatar, 'id' | 'name' | 'description'>;
 import '../avatar.css';
 
 /**
  * The avatar selector (spec §2 "Avatar selector modal", §4 Avatar selection): the system avatars
  * from GET /api/avatars as a radio grid, each with a 3D preview modal (reset view, rotate 90°,
- * cancel, confirm), and the custom-upload slot (a later issue: shown disabled). Two variants: the
+ * cancel, confirm), and the user's custom avatars with their upload panel. Two variants: the
  * chat's modal, which saves the choice itself, and the embedded one of the onboarding, which
  * reports it and offers a retry when the list fails.
  */
@@ -28,16 +33,18 @@ export function AvatarSelectorModal({ onClose }: { onClose: () => void }) {
   const userId = useSession((s) => s.user?.id ?? null);
   const stored = usePreferencesOf(userId).avatar;
   const catalog = useAvatarCatalog();
+  const custom = useCustomAvatars();
   const avatars = catalog.status === 'ready' ? catalog.avatars : [];
+  const choosable = [...avatars, ...custom.avatars.filter((a) => a.status === 'completed')];
   const [picked, setPicked] = useState<string | null | undefined>(undefined);
-  const value = picked === undefined ? initialChoice(stored, avatars) : picked;
-  const [previewing, setPreviewing] = useState<SystemAvatar | null>(null);
+  const value = picked === undefined ? initialChoice(stored, choosable) : picked;
+  const [previewing, setPreviewing] = useState<PreviewAvatar | null>(null);
   const [saving, setSaving] = useState(false);
 
   async function confirm(id: string | null) {
     if (!userId) return onClose();
     setSaving(true);
-    await selectAvatar(userId, confirmedChoice(id, avatars));
+    await selectAvatar(userId, confirmedChoice(id, choosable));
     setSaving(false);
     onClose();
   }
@@ -72,7 +79,14 @@ export function AvatarSelectorModal({ onClose }: { onClose: () => void }) {
               onPreview={setPreviewing}
             />
           ) : null}
-          <CustomSlot />
+          <CustomAvatars
+            name="avatar-modal"
+            custom={custom}
+            value={value}
+            onChange={setPicked}
+            onPreview={setPreviewing}
+            onUploaded={(avatar) => setPicked(avatar.id)}
+          />
         </div>
       </Dialog>
       {previewing ? (
@@ -103,9 +117,10 @@ export function EmbeddedAvatarSelector({
 }) {
   const { t } = useTranslation();
   const catalog = useAvatarCatalog();
-  const [previewing, setPreviewing] = useState<SystemAvatar | null>(null);
+  const custom = useCustomAvatars();
+  const [previewing, setPreviewing] = useState<PreviewAvatar | null>(null);
   const avatars = catalog.status === 'ready' ? catalog.avatars : [];
-  const chosen = avatars.find((a) => a.id === value) ?? null;
+  const chosen = [...avatars, ...custom.avatars].find((a) => a.id === value) ?? null;
   const chosenName = chosen ? avatarText(chosen, t).name : t('avatar.defaultName');
 
   return (
@@ -132,7 +147,14 @@ export function EmbeddedAvatarSelector({
           </div>
         </div>
       ) : null}
-      <CustomSlot />
+      <CustomAvatars
+        name="avatar"
+        custom={custom}
+        value={value}
+        onChange={onChange}
+        onPreview={setPreviewing}
+        onUploaded={(avatar) => onChange(avatar.id)}
+      />
       {previewing ? (
         <AvatarPreviewDialog
           avatar={previewing}
@@ -233,29 +255,13 @@ function AvatarGrid({
   );
 }
 
-/** Custom avatars arrive with the upload issue; the slot says so and cannot be used yet. */
-function CustomSlot() {
-  const { t } = useTranslation();
-  return (
-    <div className="upload-soon">
-      <button type="button" className="button button--ghost" disabled aria-describedby="avatar-upload-soon">
-        <Icon name="upload" size={18} />
-        {t('avatar.selector.upload')}
-      </button>
-      <span id="avatar-upload-soon" className="field__hint">
-        {t('avatar.selector.customSoon')}
-      </span>
-    </div>
-  );
-}
-
 /** "Previsualización 3D" + name: the model to turn and zoom before choosing it. */
 export function AvatarPreviewDialog({
   avatar,
   onCancel,
   onConfirm,
 }: {
-  avatar: SystemAvatar;
+  avatar: PreviewAvatar;
   onCancel: () => void;
   onConfirm: () => void;
 }) {

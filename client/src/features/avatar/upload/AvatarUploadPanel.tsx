@@ -13,6 +13,8 @@ import './avatar-upload.css';
 interface Props {
   /** Called 2 s after processing completed, with the ready avatar (spec §4). */
   onCompleted: (avatar: CustomAvatar) => void;
+  /** Processing ended (completed, failed or cancelled): the list is refreshed (spec §4). */
+  onSettled?: () => void;
 }
 
 /**
@@ -22,7 +24,7 @@ interface Props {
  * steps as progress passes 20/40/60/80, cancel while processing, retry after a failure, and the
  * compatibility report when done.
  */
-export function AvatarUploadPanel({ onCompleted }: Props) {
+export function AvatarUploadPanel({ onCompleted, onSettled }: Props) {
   const { t } = useTranslation();
   const ids = { title: useId(), name: useId(), file: useId(), hint: useId() };
   const userId = useSession((s) => s.user?.id);
@@ -31,14 +33,20 @@ export function AvatarUploadPanel({ onCompleted }: Props) {
   const { controller, state } = useAvatarUpload(onCompleted);
   const busy = state.phase === 'uploading' || state.phase === 'processing';
 
+  const settled = state.phase === 'completed' || state.phase === 'failed' || state.phase === 'cancelled';
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
+
+  // The plan's figures before any upload, and fresh ones once an upload has changed them.
   useEffect(() => {
     if (!userId) return;
     let live = true;
-    void subscriptionLimits.get(userId).then((r) => live && setLimits(r.subscription));
+    void subscriptionLimits.get(userId, { force: settled }).then((r) => live && setLimits(r.subscription));
     return () => {
       live = false;
     };
-  }, [userId, state.phase]);
+  }, [userId, settled]);
 
   const blocked = limits
     ? !limits.canUploadAvatar || !limits.limits.features.includes('custom_avatars')

@@ -41,6 +41,8 @@ export interface ViewerGesture {
   /** Changes each time the gesture should (re)start. */
   key: number;
   durationMs?: number;
+  /** Delay before it starts (the intent's place in the reply's speech). */
+  startInMs?: number;
 }
 
 export interface AvatarViewerProps {
@@ -201,7 +203,7 @@ function LiveViewer({
   useEffect(() => animatorRef.current?.setSpeaking(!!speaking), [scene, speaking]);
   useEffect(() => animatorRef.current?.setEmotion(emotion ?? 'neutral'), [scene, emotion]);
   const playGesture = useEffectEvent(() => {
-    if (gesture) animatorRef.current?.playGesture(gesture.name, gesture.durationMs);
+    if (gesture) animatorRef.current?.playGesture(gesture.name, gesture.durationMs, gesture.startInMs);
   });
   const gestureKey = gesture?.key;
   useEffect(() => {

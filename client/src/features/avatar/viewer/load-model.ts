@@ -1,8 +1,7 @@
 import type { Object3D } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import { useSession } from '../../../lib/session.ts';
-import { isValidModelUrl } from '../model.ts';
+import { isValidModelUrl, modelRequestHeaders } from '../model.ts';
 import { ViewerLoadError } from './state.ts';
 
 /** glTF binary files start with the ASCII magic "glTF"; a JSON glTF starts with "{". */
@@ -29,12 +28,8 @@ function gltfLoader(): GLTFLoader {
  */
 export async function loadModel(url: string, signal?: AbortSignal): Promise<{ scene: Object3D; gltf: GLTF }> {
   if (!isValidModelUrl(url)) throw new ViewerLoadError('invalidUrl');
-  const headers: Record<string, string> = {};
-  if (/^\/api\/upload\//.test(url)) {
-    const token = useSession.getState().token;
-    if (!token) throw new ViewerLoadError('noToken');
-    headers.authorization = `Bearer ${token}`;
-  }
+  const headers = modelRequestHeaders(url);
+  if (!headers) throw new ViewerLoadError('noToken');
   let res: Response;
   try {
     res = await fetch(url, { signal, headers });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Emotion, Gesture } from '@alma/protocol';
 import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
@@ -29,8 +29,11 @@ export interface StageAvatarDrive {
   speaking: boolean;
   emotion: Emotion | null;
   gesture: Gesture | null;
-  /** Changes each time `avatar:intent` sets a new gesture. */
+  /** Changes with each `avatar:intent` that asks for a gesture (the same one twice plays twice). */
   gestureKey: number;
+  /** How long the gesture lasts, and when it starts (ms from now), from the intent. */
+  gestureDurationMs?: number;
+  gestureStartInMs?: number;
   mouth: typeof speechQueue;
   name: string;
 }
@@ -52,8 +55,7 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
   const speaking = writing || talking;
   const muted = useSpeech((s) => s.muted);
   const toggleMuted = useSpeech((s) => s.toggleMuted);
-  const gesture = useChat((s) => s.gesture);
-  const gestureKey = useGestureKey();
+  const intent = useChat((s) => s.intent);
   const known = findAvatar(avatar);
   const name = known
     ? t(`avatars.${known.id}.name`)
@@ -76,7 +78,15 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
       <div className="stage__glow" aria-hidden="true" />
       {renderAvatar ? (
         <div className="stage__viewer">
-          {renderAvatar({ speaking, emotion, gesture, gestureKey, mouth: speechQueue, name })}
+          {renderAvatar({
+            speaking,
+            emotion,
+            gesture: intent?.gesture ?? null,
+            gestureKey: intent?.key ?? 0,
+            ...(intent ? { gestureDurationMs: intent.durationMs, gestureStartInMs: intent.atMs } : {}),
+            mouth: speechQueue,
+            name,
+          })}
         </div>
       ) : (
         <div className="stage__portrait" aria-hidden="true">
@@ -118,17 +128,4 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
       </div>
     </section>
   );
-}
-
-/** Counts gesture changes from `avatar:intent`, so the same view can replay a new gesture. */
-function useGestureKey(): number {
-  const [key, setKey] = useState(0);
-  useEffect(
-    () =>
-      useChat.subscribe((state, previous) => {
-        if (state.gesture && state.gesture !== previous.gesture) setKey((n) => n + 1);
-      }),
-    [],
-  );
-  return key;
 }
