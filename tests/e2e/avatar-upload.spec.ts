@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, shot, signInBrowser } from './support.ts';
+import { wavOf } from './wav.ts';
 
 /**
  * Custom avatar upload in the selector (spec §2, §4; SPEC.md AU-1…AU-5) against the real server
@@ -117,4 +118,50 @@ test('upload a .glb: live progress, cancel, retry, report, choose it and see it 
   // Idle motion (breathing, blinks, gaze) keeps changing the pose: the engine drives this model.
   await expect.poll(frame, { timeout: 5_000 }).not.toBe(first);
   await shot(page, 'avatar-upload-stage');
+});
+
+test('onboarding: upload an avatar (progress by polling, no socket there) and a voice, then chat with them', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  const session = await registerViaApi(request, { onboarded: false });
+  await signInBrowser(page, session);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.goto('/onboarding');
+
+  const panel = page.getByRole('region', { name: 'Upload your own avatar (.glb)' });
+  await panel.getByLabel('Name (optional)').fill('Mi avatar');
+  await panel.getByTestId('avatar-upload-input').setInputFiles(model);
+  await expect(panel.getByText('Mi avatar is ready!')).toBeVisible({ timeout: 60_000 });
+  // Handed over after 2 s: the uploaded avatar is the step's choice.
+  await expect(
+    page.getByRole('radiogroup', { name: 'Your avatars' }).getByRole('radio', { name: /Mi avatar/ }),
+  ).toBeChecked({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  // Step 2: an uploaded voice is added and chosen.
+  const voice = page.getByRole('region', { name: 'Upload your voice' });
+  await voice.getByRole('checkbox', { name: /I confirm this is my voice/ }).check();
+  await voice.getByLabel('Name (optional)').fill('Mi voz');
+  await voice.getByLabel('Audio file').setInputFiles({
+    name: 'voz.wav',
+    mimeType: 'audio/wav',
+    buffer: wavOf(22_050, 2, (t) => 0.4 * Math.sin(2 * Math.PI * 200 * t)),
+  });
+  await expect(voice.getByText(/Mi voz/)).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'onboarding-uploads');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Start chatting' }).click();
+
+  await expect(page).toHaveURL(/\/chat/);
+  const prefs = await request.get('/api/users/preferences', {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const body = (await prefs.json()) as { preferences: { avatar: string; voice: string } };
+  expect(body.preferences.avatar).toMatch(/^avatar-/);
+  expect(body.preferences.voice).toMatch(/^custom-/);
+  const viewer = page.locator('[data-testid="avatar-viewer"]').first();
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(viewer).toHaveAttribute('data-avatar', body.preferences.avatar);
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routes, type Voice, type VoiceLanguage } from '@alma/protocol';
 import { Icon } from '../../components/ui/Icon.tsx';
@@ -8,14 +8,17 @@ import {
   PREVIEW_LOAD_TIMEOUT_MS,
   type LanguageFilter,
 } from '../../components/voice-selector/logic.ts';
+import { VoiceUploadPanel } from '../../components/voice-selector/VoiceUploadPanel.tsx';
 import { call } from '../../lib/api.ts';
+import { subscriptionLimits } from '../../lib/limits.ts';
+import { useSession } from '../../lib/session.ts';
 
 type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; voices: Voice[] };
 
 /**
  * Onboarding step 2 (spec §2): the real voice catalogue (GET /api/voices) as a compact radio list
  * with a language filter (the interface language first) and a play / stop preview per voice.
- * Uploading a voice comes with the upload issue: the slot is shown disabled.
+ * Below it, the custom voice upload (consent first): an uploaded voice is added and chosen.
  */
 export function VoiceStep({
   headingRef,
@@ -27,6 +30,12 @@ export function VoiceStep({
   onChange: (voice: Voice) => void;
 }) {
   const { t, i18n } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.user?.id ?? null);
+  const loadLimits = useCallback(
+    async () => (userId ? (await subscriptionLimits.get(userId)).subscription : null),
+    [userId],
+  );
   const [load, setLoad] = useState<LoadState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [language, setLanguage] = useState<LanguageFilter>(i18n.language === 'en' ? 'inglés' : 'español');
@@ -179,15 +188,16 @@ export function VoiceStep({
       ) : null}
       <audio ref={audio} onEnded={stopPreview} hidden />
 
-      <div className="upload-soon">
-        <button type="button" className="button button--ghost" disabled aria-describedby="voice-upload-soon">
-          <Icon name="upload" size={18} />
-          {t('onboarding.uploadVoice')}
-        </button>
-        <span id="voice-upload-soon" className="field__hint">
-          {t('onboarding.uploadSoon')}
-        </span>
-      </div>
+      <VoiceUploadPanel
+        token={token}
+        loadLimits={loadLimits}
+        onUploaded={({ voice }) => {
+          subscriptionLimits.invalidate();
+          // The new custom voice joins the list and becomes the choice (spec §2: a system voice or an uploaded one).
+          setLoad((l) => (l.status === 'ready' ? { status: 'ready', voices: [...l.voices, voice] } : l));
+          onChange(voice);
+        }}
+      />
     </fieldset>
   );
 }
