@@ -163,3 +163,25 @@ test('with the socket blocked, the note goes over POST /message-audio and the re
   await expect(page.getByRole('alert').filter({ hasText: /transcri/i })).toHaveCount(0);
   await shot(page, 'voice-note-rest-fallback');
 });
+
+test('the avatar view records too: its control bar starts and stops the same recorder', async ({
+  page,
+  request,
+}) => {
+  await openChat(page, request);
+  // On a phone the avatar view is behind the chat: close it to reach the control bar.
+  const close = page.getByRole('button', { name: /Cerrar chat|Close chat/ });
+  if (await close.isVisible()) await close.click();
+  const controls = page.getByRole('toolbar', { name: /Controles del avatar|Avatar controls/ });
+  await controls.getByRole('button', { name: /Grabar una nota de voz|Record a voice note/ }).click();
+  const stop = controls.getByRole('button', { name: /Detener y revisar la nota|Stop and review the note/ });
+  await expect(stop).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('voice-timer')).toHaveText(/^[1-9]\d* s$/, { timeout: 5_000 });
+  await stop.click();
+  // The preview appears in the composer (the chat opens for it on a phone).
+  await expect(page.getByRole('group', { name: /Vista previa|Voice note preview/ })).toBeVisible();
+  await expect(page.getByTestId('stage-record')).toBeDisabled();
+  await shot(page, 'voice-note-stage-record');
+  await page.getByRole('button', { name: /Eliminar nota de voz|Delete voice note/ }).click();
+  await expect(page.getByTestId('stage-record')).toBeEnabled();
+});

@@ -9,6 +9,7 @@ import { findAvatar } from '../../../lib/catalog.ts';
 import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
 import { speechQueue, useSpeech } from '../audio/speech.ts';
+import { requestRecordingToggle, useRecordingStatus } from '../recording/remote.ts';
 import { useChat } from '../store.ts';
 
 interface Props {
@@ -56,6 +57,7 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
   const muted = useSpeech((s) => s.muted);
   const toggleMuted = useSpeech((s) => s.toggleMuted);
   const intent = useChat((s) => s.intent);
+  const recording = useRecordingStatus((s) => s.status);
   const known = findAvatar(avatar);
   const name = known
     ? t(`avatars.${known.id}.name`)
@@ -115,6 +117,18 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
           data-muted={muted ? 'true' : 'false'}
           className={muted ? 'icon-button--muted' : undefined}
           onClick={toggleMuted}
+        />
+        <IconButton
+          icon={recording === 'recording' ? 'stop' : 'mic'}
+          label={recording === 'recording' ? t('chat.stage.stopRecording') : t('chat.stage.record')}
+          aria-pressed={recording === 'recording'}
+          disabled={recording === 'busy'}
+          data-testid="stage-record"
+          onClick={() => {
+            // Stopping leads to the note's preview in the composer: show it where it is hidden.
+            if (recording === 'recording' && chatClosed) onOpenChat();
+            requestRecordingToggle();
+          }}
         />
         <IconButton icon="wave" label={t('chat.changeVoice')} onClick={onPickVoice} />
         <IconButton icon="user" label={t('chat.changeAvatar')} onClick={onPickAvatar} />

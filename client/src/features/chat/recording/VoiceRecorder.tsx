@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { useChat } from '../store.ts';
 import { elapsedSeconds, isSwipeCancel } from './machine.ts';
+import { RECORDING_TOGGLE_EVENT, useRecordingStatus, type RemoteRecording } from './remote.ts';
 import { useRecorder } from './use-recorder.ts';
 import { VoiceWaveform } from './VoiceWaveform.tsx';
 import './recording.css';
@@ -33,6 +34,27 @@ export function VoiceRecorder({
 
   const active = state.status === 'recording' || state.status === 'requesting' || state.status === 'stopped';
   useEffect(() => onActiveChange(active), [active, onActiveChange]);
+
+  // The control bar's record button (remote.ts): start when idle, stop while recording.
+  const remote: RemoteRecording =
+    state.status === 'idle'
+      ? 'idle'
+      : state.status === 'recording' || state.status === 'requesting'
+        ? 'recording'
+        : 'busy';
+  useEffect(
+    () => useRecordingStatus.setState({ status: disabled && remote === 'idle' ? 'busy' : remote }),
+    [remote, disabled],
+  );
+  useEffect(() => () => useRecordingStatus.setState({ status: 'idle' }), []);
+  useEffect(() => {
+    const onToggle = () => {
+      if (remote === 'idle' && !disabled) void start();
+      else if (state.status === 'recording') stop();
+    };
+    window.addEventListener(RECORDING_TOGGLE_EVENT, onToggle);
+    return () => window.removeEventListener(RECORDING_TOGGLE_EVENT, onToggle);
+  }, [remote, disabled, start, stop, state.status]);
 
   // Spec §4: on touch, a swipe up of more than SWIPE_CANCEL_PX while recording cancels it.
   const recording = state.status === 'recording';

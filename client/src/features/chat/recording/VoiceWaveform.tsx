@@ -97,7 +97,9 @@ export function VoiceWaveform({
   }
 
   const total = Math.round(duration);
-  const at = Math.min(Math.round(current), total);
+  // The <audio> element's own duration can fall a few hundred ms short of the decoded one, so a
+  // seek to the end may report a slightly earlier time: within half a second of the end is the end.
+  const at = duration - current <= 0.5 ? total : Math.min(Math.round(current), total);
   return (
     <div
       ref={host}

@@ -78,8 +78,10 @@ export const EMOTION_SHAPES: Readonly<Record<AvatarEmotion, EmotionShape>> = {
       ...both('eyeWide', 0.8),
       browInnerUp: 0.6,
       ...both('browOuterUp', 0.7),
-      jawOpen: 0.25,
-      mouthOpen: 0.2,
+      // A dropped jaw and rounded lips: an "oh", not a smile.
+      jawOpen: 0.4,
+      mouthOpen: 0.35,
+      mouthPucker: 0.3,
     },
     posture: {
       Head: [-0.1, 0, 0],
