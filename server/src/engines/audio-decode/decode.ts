@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BufferSource, EncodedPacketSink, Input, OGG, WEBM } from 'mediabunny';
+import { BufferSource, EncodedPacketSink, Input, OGG, WEBM, type InputAudioTrack } from 'mediabunny';
 import { OpusDecoder } from 'opus-decoder';
 
 /**
@@ -87,12 +87,7 @@ async function decodeOpus(data: Uint8Array, container: 'webm' | 'ogg', maxMs: nu
   if (!track) throw new AudioDecodeError('invalid_audio', `no audio track in the ${container} file`);
   if (track.codec !== 'opus')
     throw new AudioDecodeError('unsupported_audio', `${container} with codec ${track.codec ?? 'unknown'}`);
-  const config = await track.getDecoderConfig();
-  const description = config?.description as ArrayBufferView | ArrayBuffer | undefined;
-  const head = description ? toBytes(description) : null;
-  // OpusHead: channel count at 9, pre-skip (LE u16) at 10.
-  const channels = head && head.length >= 19 ? (head[9] ?? 1) : track.numberOfChannels;
-  const preSkip = head && head.length >= 19 ? (head[10] ?? 0) | ((head[11] ?? 0) << 8) : 0;
+  const { channels, preSkip } = await opusHeadOf(track);
   if (channels > 2) throw new AudioDecodeError('unsupported_audio', `${channels}-channel opus`);
   const decoder = new OpusDecoder({ sampleRate: DECODE_SAMPLE_RATE, channels, preSkip });
   await decoder.ready;
@@ -117,6 +112,15 @@ async function decodeOpus(data: Uint8Array, container: 'webm' | 'ogg', maxMs: nu
     input.dispose();
   }
   return concat(parts, total);
+}
+
+/** An Opus track's channel count and pre-skip, from its OpusHead (channels at 9, pre-skip LE u16 at 10). */
+export async function opusHeadOf(track: InputAudioTrack): Promise<{ channels: number; preSkip: number }> {
+  const config = await track.getDecoderConfig();
+  const description = config?.description as ArrayBufferView | ArrayBuffer | undefined;
+  const head = description ? toBytes(description) : null;
+  if (!head || head.length < 19) return { channels: track.numberOfChannels, preSkip: 0 };
+  return { channels: head[9] ?? 1, preSkip: (head[10] ?? 0) | ((head[11] ?? 0) << 8) };
 }
 
 function toBytes(source: ArrayBufferView | ArrayBufferLike): Uint8Array {

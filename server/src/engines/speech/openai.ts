@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/app-error.ts';
+import { readPcmSample } from '../../lib/pcm.ts';
 import { encodeMp3, encodeMp3File } from './mp3.ts';
 import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult, VoiceParams } from './types.ts';
 import { estimateTimings } from './visemes.ts';
@@ -189,21 +190,7 @@ function toMonoInt16(
   const isFloat = fmt.format === 3;
   if (!isFloat && fmt.format !== 1) throw new Error(`unsupported WAV format ${fmt.format}`);
   if (isFloat && bytesPerSample !== 4) throw new Error('unsupported float width');
-  const read = (at: number): number => {
-    if (isFloat) return view.getFloat32(at, true);
-    switch (bytesPerSample) {
-      case 1:
-        return (view.getUint8(at) - 128) / 128;
-      case 2:
-        return view.getInt16(at, true) / 32768;
-      case 3:
-        return (
-          ((view.getUint8(at + 2) << 24) | (view.getUint8(at + 1) << 16) | (view.getUint8(at) << 8)) / 2 ** 31
-        );
-      default:
-        return view.getInt32(at, true) / 2 ** 31;
-    }
-  };
+  const read = (at: number): number => readPcmSample(view, at, bytesPerSample, isFloat);
   const frameBytes = bytesPerSample * channels;
   const frames = Math.floor((end - start) / frameBytes);
   const out = new Int16Array(frames);

@@ -1,4 +1,5 @@
 import type { VoiceUploadFormat } from '@alma/protocol';
+import { readPcmSample } from '../../lib/pcm.ts';
 
 /**
  * Voice samples by content (SPEC.md VU-2): the first bytes name the format, then the whole file's
@@ -86,21 +87,7 @@ export function wavSamples(data: Uint8Array, info: WavInfo): Float32Array {
   const frameBytes = bytes * info.channels;
   const frames = Math.floor(info.dataLength / frameBytes);
   const out = new Float32Array(frames);
-  const read = (at: number): number => {
-    if (info.format === 3) return view.getFloat32(at, true);
-    switch (bytes) {
-      case 1:
-        return (view.getUint8(at) - 128) / 128;
-      case 2:
-        return view.getInt16(at, true) / 32768;
-      case 3:
-        return (
-          ((view.getUint8(at + 2) << 24) | (view.getUint8(at + 1) << 16) | (view.getUint8(at) << 8)) / 2 ** 31
-        );
-      default:
-        return view.getInt32(at, true) / 2 ** 31;
-    }
-  };
+  const read = (at: number): number => readPcmSample(view, at, bytes, info.format === 3);
   for (let f = 0; f < frames; f++) {
     let sum = 0;
     const base = info.dataOffset + f * frameBytes;

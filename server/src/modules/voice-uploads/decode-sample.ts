@@ -13,7 +13,7 @@ import {
   type InputAudioTrack,
 } from 'mediabunny';
 import { OpusDecoder } from 'opus-decoder';
-import { hasBinary } from '../../engines/audio-decode/decode.ts';
+import { hasBinary, opusHeadOf } from '../../engines/audio-decode/decode.ts';
 import { VoiceFileError, parseWav, walkMp3, walkMp4, walkOgg, wavSamples } from './audio-format.ts';
 
 /**
@@ -83,12 +83,6 @@ async function decodeWithFfmpeg(data: Uint8Array, ffmpeg: string, extension: str
   }
 }
 
-function toBytes(source: ArrayBufferView | ArrayBufferLike): Uint8Array {
-  if (source instanceof Uint8Array) return source;
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  return new Uint8Array(source as ArrayBuffer);
-}
-
 function joinParts(parts: Float32Array[]): Float32Array {
   const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -107,12 +101,7 @@ function mono(channels: Float32Array[], length: number): Float32Array {
 }
 
 async function decodeOpusTrack(track: InputAudioTrack): Promise<Float32Array> {
-  const config = await track.getDecoderConfig();
-  const description = config?.description as ArrayBufferView | ArrayBuffer | undefined;
-  const head = description ? toBytes(description) : null;
-  // OpusHead: channel count at 9, pre-skip (little-endian u16) at 10.
-  const channels = head && head.length >= 19 ? (head[9] ?? 1) : track.numberOfChannels;
-  const preSkip = head && head.length >= 19 ? (head[10] ?? 0) | ((head[11] ?? 0) << 8) : 0;
+  const { channels, preSkip } = await opusHeadOf(track);
   if (channels > 2) throw new VoiceFileError('voice_format_invalid', `${channels}-channel opus`);
   const decoder = new OpusDecoder({ sampleRate: OPUS_RATE, channels, preSkip });
   await decoder.ready;
