@@ -36,6 +36,12 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
+# The optional engines' system packages (scripts/system-packages.mjs, `runtime: true`; a test keeps
+# this line equal to that list): pocketsphinx + pocketsphinx-en-us for English transcription,
+# ffmpeg for Safari's MP4/AAC voice notes and MP3/AAC voice uploads.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us \
+ && rm -rf /var/lib/apt/lists/*
 # pnpm's links are relative, so node_modules keeps working when copied to the same paths.
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=prod-deps /app/server/node_modules ./server/node_modules

@@ -1,19 +1,16 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findChromium } from '../../scripts/system-packages.mjs';
 import { wavOf } from './wav.ts';
 
 /**
  * End-to-end tests on a real browser against the built app (`pnpm run build` first; `npm test`
- * does). The browser is found in order: CHROMIUM_PATH, Debian's chromium, Playwright's own —
- * `playwright install` cannot download here, but works on a developer laptop.
+ * does). The browser is the one `npm test`'s preflight found (scripts/system-packages.mjs):
+ * CHROMIUM_PATH, else `chromium` or `chromium-browser` on PATH, else Playwright's own (which the
+ * preflight installs with `playwright install chromium` where it can download).
  */
-function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((p): p is string => !!p && existsSync(p));
-}
-
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 const root = new URL('../..', import.meta.url).pathname;
 // Each run starts on an empty database (the config is evaluated once per process; only the
@@ -51,7 +48,7 @@ export default defineConfig({
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: chromiumPath(),
+      executablePath: findChromium(),
       args: [
         '--no-sandbox',
         '--disable-gpu',
