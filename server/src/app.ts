@@ -30,7 +30,7 @@ import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
 import { registerVoiceNoteRoutes } from './modules/voice-notes/voice-notes.routes.ts';
-import { createAvatarUploadsService } from './avatars/processing/service.ts';
+import { createAvatarUploadsService } from './modules/avatar-uploads/avatar-uploads.service.ts';
 import { registerAvatarUploadRoutes } from './modules/avatar-uploads/avatar-uploads.routes.ts';
 import { registerVoiceUploadRoutes } from './modules/voice-uploads/voice-uploads.routes.ts';
 import { createVoiceUploadsService } from './modules/voice-uploads/voice-uploads.service.ts';

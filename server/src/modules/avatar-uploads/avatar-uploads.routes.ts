@@ -9,7 +9,7 @@ import {
   type CustomAvatar,
 } from '@alma/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AvatarUploadsService, AvatarUploadInput } from '../../avatars/processing/service.ts';
+import type { AvatarUploadsService, AvatarUploadInput } from './avatar-uploads.service.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';

@@ -28,9 +28,9 @@ import type {
   CustomAvatarRepository,
   UserRepository,
 } from '../../storage/types.ts';
-import { hasGlbHeader } from './gltf-io.ts';
-import { JobFailure, runProcessingJob } from './run-job.ts';
-import type { JobResult } from './worker-protocol.ts';
+import { hasGlbHeader } from '../../avatars/processing/gltf-io.ts';
+import { JobFailure, runProcessingJob } from '../../avatars/processing/run-job.ts';
+import type { JobResult } from '../../avatars/processing/worker-protocol.ts';
 
 /**
  * Custom avatar uploads (spec §3, §4, §5, §7; SPEC.md AU-1…AU-9). The upload is streamed to disk
