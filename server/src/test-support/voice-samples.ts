@@ -6,8 +6,8 @@ import { encodeOpusPackets, muxOpus } from './voice-note.ts';
 /**
  * Voice samples for the upload tests (SPEC.md VU-2, VU-3), made here rather than committed:
  * synthetic signals with a known pitch, level and clipping, written as WAV (our own writer), MP3
- * (lamejs), Ogg/Opus (libopus + mediabunny) and M4A (mediabunny's MP4 muxer, Opus inside; and an
- * AAC-labelled one for the "not decodable here" path).
+ * (lamejs), Ogg/Opus (libopus + mediabunny) and M4A (mediabunny's MP4 muxer, Opus inside). Real
+ * AAC, Safari's MP4 and LAME MP3 come from ffmpeg (`ffmpeg-audio.ts`).
  */
 export interface ToneOptions {
   /** Fundamental, Hz. */
@@ -80,45 +80,19 @@ export async function m4aOpusOf(pcm: Float32Array, sampleRate = 44_100): Promise
   const packets = await encodeOpusPackets(resampleTo48k(pcm, sampleRate));
   return muxMp4(
     packets,
-    'opus',
     { codec: 'opus', numberOfChannels: 1, sampleRate: 48_000, description: opusHead() },
     0.02,
   );
 }
 
-/**
- * An M4A whose track says AAC-LC (AudioSpecificConfig 0x1188: 44.1 kHz... mono) with packets
- * that are not real AAC: structurally whole, so it is accepted by content, and no decoder here
- * reads it (without ffmpeg the analysis reports `decoded: false`).
- */
-export async function m4aAacLabelled(seconds: number): Promise<Uint8Array> {
-  const frame = 1024 / 44_100;
-  const packets = Array.from(
-    { length: Math.round(seconds / frame) },
-    (_, i) => new Uint8Array([0x21, 0x10, i & 0xff, 0x00]),
-  );
-  return muxMp4(
-    packets,
-    'aac',
-    {
-      codec: 'mp4a.40.2',
-      numberOfChannels: 1,
-      sampleRate: 44_100,
-      description: new Uint8Array([0x12, 0x08]),
-    },
-    frame,
-  );
-}
-
 async function muxMp4(
   packets: Uint8Array[],
-  codec: 'opus' | 'aac',
   decoderConfig: AudioDecoderConfig,
   seconds: number,
 ): Promise<Uint8Array> {
   const target = new BufferTarget();
   const output = new Output({ format: new Mp4OutputFormat(), target });
-  const source = new EncodedAudioPacketSource(codec);
+  const source = new EncodedAudioPacketSource('opus');
   output.addAudioTrack(source);
   await output.start();
   for (const [index, data] of packets.entries()) {

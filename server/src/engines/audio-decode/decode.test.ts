@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  FFMPEG_AVAILABLE,
+  needsFfmpeg,
+  recordWithFfmpeg,
+  type FfmpegRecording,
+} from '../../test-support/ffmpeg-audio.ts';
 import { makeVoiceNote, type VoiceNoteFixture } from '../../test-support/voice-note.ts';
+import { tone } from '../../test-support/voice-samples.ts';
 import {
   AudioDecodeError,
   DECODE_SAMPLE_RATE,
@@ -73,4 +80,33 @@ describe('decodeVoiceNote (SPEC.md V-2)', () => {
     expect((error as AudioDecodeError).code).toBe('unsupported_audio');
     expect((error as AudioDecodeError).message).toMatch(/ffmpeg/);
   });
+});
+
+describe('V-2 what browsers record, made by ffmpeg', () => {
+  const speechLike = tone({ f0: 180, seconds: 3, burstsPerSecond: 4 });
+  const recordings: Partial<Record<FfmpegRecording, Uint8Array>> = {};
+  beforeAll(async () => {
+    if (!FFMPEG_AVAILABLE) return;
+    for (const kind of ['chrome-webm', 'ogg-opus', 'safari-mp4', 'm4a-aac'] as const)
+      recordings[kind] = await recordWithFfmpeg(speechLike, kind);
+  }, 60_000);
+
+  it.skipIf(!FFMPEG_AVAILABLE).each([
+    ['chrome-webm', 'webm', 'in-process', null],
+    ['ogg-opus', 'ogg', 'in-process', null],
+    ['safari-mp4', 'mp4', 'through ffmpeg', 'ffmpeg'],
+    ['m4a-aac', 'mp4', 'through ffmpeg', 'ffmpeg'],
+  ] as const)(
+    needsFfmpeg('decodes a %s note (%s, %s) to 16 kHz mono with its duration'),
+    async (kind, container, _how, ffmpeg) => {
+      const data = recordings[kind];
+      if (!data) throw new Error('fixture missing');
+      const decoded = await decodeVoiceNote(data, { ffmpeg });
+      expect(decoded.container).toBe(container);
+      expect(decoded.sampleRate).toBe(DECODE_SAMPLE_RATE);
+      expect(Math.abs(decoded.durationMs - 3000)).toBeLessThan(60);
+      const rms = Math.sqrt(decoded.pcm.reduce((sum, x) => sum + x * x, 0) / decoded.pcm.length);
+      expect(rms).toBeGreaterThan(0.05);
+    },
+  );
 });

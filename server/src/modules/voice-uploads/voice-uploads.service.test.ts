@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiskBlobStore } from '../../storage/blobs.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
-import { tone, wavOf } from '../../test-support/voice-samples.ts';
+import { mp3Of, tone, wavOf } from '../../test-support/voice-samples.ts';
 import { createVoiceUploadsService } from './voice-uploads.service.ts';
 
 /** The plan checks of spec §5 that the REST tests cannot reach cheaply (SPEC.md VU-5). */
@@ -35,8 +35,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function service(otherStorageBytes = 0, otherProcessingUploads = 0) {
+function service(otherStorageBytes = 0, otherProcessingUploads = 0, ffmpeg?: null) {
   return createVoiceUploadsService({
+    ffmpeg,
     users: storage.users,
     voices: storage.customVoices,
     blobs: createDiskBlobStore(dir),
@@ -103,5 +104,29 @@ describe('VU-5 plan checks', () => {
     expect(await s.speechOf('u1', voice.id)).toMatchObject({ variant: voice.speech.variant });
     expect(await s.speechOf('u2', voice.id)).toBeNull();
     expect(await s.usage('u1')).toMatchObject({ customVoices: 1, voiceStorageBytes: wav.length });
+  });
+});
+
+describe('VU-3 without ffmpeg', () => {
+  it('keeps an MP3 checked whole but not analysed: decoded false, neutral voice, the warning said', async () => {
+    const s = service(0, 0, null);
+    const limits = await s.withSlot('u1', async (l) => l);
+    const mp3 = mp3Of(tone({ f0: 220, seconds: 3 }));
+    const { voice, warnings } = await s.upload('u1', limits, {
+      data: mp3,
+      fileName: 'a.mp3',
+      language: 'es',
+    });
+    expect(voice.format).toBe('mp3');
+    expect(voice.analysis).toMatchObject({ decoded: false, pitchHz: null, rmsDb: null });
+    expect(Math.abs(voice.analysis.durationMs - 3000)).toBeLessThan(100);
+    expect(voice.analysis.warnings).toContain('not_decoded');
+    expect(voice.speech).toEqual({ variant: '+klatt', pitch: 50, rate: 170 });
+    expect(warnings).toContain(
+      'Este formato no se puede analizar en este servidor: se usan valores neutros hasta que se instale ffmpeg.',
+    );
+    await expect(
+      s.upload('u1', limits, { data: mp3.subarray(0, 5000), fileName: 'b.mp3', language: 'es' }),
+    ).rejects.toMatchObject({ code: 'voice_file_damaged' });
   });
 });
