@@ -1,4 +1,4 @@
-import { APP_VERSION, PROTOCOL_VERSION } from '@alma/protocol';
+import { APP_VERSION, PROTOCOL_VERSION, ServerEvent, type Capability } from '@alma/protocol';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -26,6 +26,9 @@ import { registerChatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService, type ChatService } from './modules/chat/chat.service.ts';
 import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
 import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
+import { createHealthMonitor, type HealthMonitor } from './modules/health/health-monitor.ts';
+import { describeCapabilities } from './modules/health/capabilities.ts';
+import { hasBinary } from './engines/audio-decode/decode.ts';
 import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
@@ -77,6 +80,8 @@ export interface AlmaApp {
   account: AccountService;
   audio: AudioService;
   voices: VoicesService;
+  /** The dependency monitor (scale-out adds checks) and what this server can do (SPEC.md H-3). */
+  health: { monitor: HealthMonitor; capabilities: Capability[] };
 }
 
 /**
@@ -127,14 +132,26 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   });
 
   const startedAt = Date.now();
-  const health = createHealthCheck({ storage, engines, startedAt });
+  // SPEC.md H-1, H-2: the database now; scale-out adds Redis and queues with monitor.add().
+  const monitor = createHealthMonitor({
+    checks: [{ name: 'database', run: () => storage.ping() }],
+    intervalMs: config.healthCheckIntervalMs,
+  });
+  const capabilities = describeCapabilities({ engines, ffmpeg: await hasBinary('ffmpeg') });
+  const health = createHealthCheck({ storage, monitor, engines, capabilities, startedAt });
+  const serverStatus = () => ({
+    status: monitor.current().status,
+    version: APP_VERSION,
+    protocolVersion: PROTOCOL_VERSION,
+    engines,
+  });
   const { io, publisher, addHandlers } = createSocketServer(app.server, {
     corsOrigins: config.corsOrigins,
     eventRateLimit: config.socketEventRateLimit,
     recordDir: config.socketRecordDir,
     verifyAccessToken: (token) => app.verifyAccessToken(token),
     userExists,
-    status: () => ({ status: 'online', version: APP_VERSION, protocolVersion: PROTOCOL_VERSION, engines }),
+    status: serverStatus,
     log: app.log,
   });
 
@@ -302,7 +319,11 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
   await avatarUploads.recover();
+  // Every connected client hears of a status change at once (SPEC.md H-2), not only on connect.
+  monitor.onChange(() => io.emit(ServerEvent.serverStatus, serverStatus()));
+  monitor.start();
   app.addHook('preClose', async () => {
+    monitor.stop();
     stopRetention();
     avatarUploads.close();
     await chat.drain(config.shutdownGraceMs);
@@ -319,5 +340,5 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     await transcriber?.close?.();
   });
 
-  return { app, io, chat, account, audio, voices };
+  return { app, io, chat, account, audio, voices, health: { monitor, capabilities } };
 }

@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   SOCKET_EVENT_RATE_LIMIT: intFrom(1, 100_000).default(30),
   SOCKET_RECORD_DIR: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: intFrom(0, 120_000).default(5000),
+  // How often the health monitor asks the database (and Redis, queues); a change pushes server:status.
+  HEALTH_CHECK_INTERVAL_MS: intFrom(50, 600_000).default(5000),
   CLIENT_DIST: z.string().min(1).optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   // Sign-in through Google and GitHub (SPEC.md O-1): a provider is on when its id and secret are
@@ -173,6 +175,7 @@ export interface Config {
   socketEventRateLimit: number;
   socketRecordDir: string | undefined;
   shutdownGraceMs: number;
+  healthCheckIntervalMs: number;
   clientDist: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, lockouts). */
   trustProxy: boolean;
@@ -252,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    healthCheckIntervalMs: e.HEALTH_CHECK_INTERVAL_MS,
     clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
     trustProxy: e.TRUST_PROXY === 'true',
     oauth: {

@@ -9,3 +9,9 @@ export { createSpeechSynthesizer } from './engines/speech/select.ts';
 export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';
 export { TEST_MODELS, buildRiggedModel, malformedGlb, notGlb } from './test-support/glb-models.ts';
 export { processModel } from './avatars/processing/pipeline.ts';
+export {
+  CAPABILITY_LABELS,
+  FRESH_MACHINE,
+  formatCapabilities,
+  shown,
+} from './modules/health/capabilities.ts';

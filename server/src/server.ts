@@ -1,4 +1,6 @@
+import type { Capability } from '@alma/protocol';
 import { buildApp, type AppDeps } from './app.ts';
+import { formatCapabilities } from './modules/health/capabilities.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openStorage } from './storage/index.ts';
 
@@ -6,6 +8,8 @@ export interface RunningServer {
   url: string;
   port: number;
   config: Config;
+  /** What each engine is and how to enable what is missing (SPEC.md H-3), as `/health` says. */
+  capabilities: Capability[];
   close: () => Promise<void>;
 }
 
@@ -21,7 +25,7 @@ export async function startServer(
     mongodbDbName: config.mongodbDb,
     dataDir: config.dataDir,
   });
-  const { app } = await buildApp({ config, storage, ...overrides });
+  const { app, health } = await buildApp({ config, storage, ...overrides });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -35,6 +39,7 @@ export async function startServer(
     url: `http://localhost:${port}`,
     port,
     config,
+    capabilities: health.capabilities,
     close: () =>
       (closing ??= (async () => {
         await app.close();
@@ -57,6 +62,7 @@ async function main(): Promise<void> {
   console.info(
     `Alma is running on ${server.url} (database: ${server.config.mongodbUri ? 'mongodb' : 'embedded'})`,
   );
+  console.info(formatCapabilities(server.capabilities));
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second Ctrl+C: stop waiting

@@ -85,6 +85,37 @@ test('an admin sees and uses the usage reset', async ({ page, request }) => {
   await expect(page.getByText('0 of 500')).toBeVisible();
 });
 
+test('an admin sees the engines and how to enable what is missing (SPEC.md H-3); others do not', async ({
+  page,
+  request,
+}) => {
+  const session = await registerViaApi(request, { email: `admin-e2e@example.com`, name: 'Ada' });
+  const health = (await (await request.get('/health')).json()) as {
+    capabilities: { id: string; engine: string; ok: boolean; enable?: string }[];
+  };
+  await signInBrowser(page, session);
+  await page.goto('/dashboard?tab=preferences');
+  const facts = page.getByRole('region', { name: 'Engines on this server' });
+  await expect(facts.getByRole('listitem')).toHaveCount(health.capabilities.length);
+  await expect(facts.getByRole('listitem').filter({ hasText: 'Replies' })).toContainText('On');
+  await expect(facts.getByRole('listitem').filter({ hasText: 'Replies' })).toContainText('builtin');
+  for (const row of health.capabilities.filter((c) => !c.ok)) {
+    await expect(facts.getByText(row.enable ?? '', { exact: true })).toBeVisible();
+  }
+  await facts.scrollIntoViewIfNeeded();
+  await shot(page, 'dashboard-engines');
+  await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('es');
+  await expect(page.getByRole('region', { name: 'Motores de este servidor' })).toBeVisible();
+  await expect(page.getByText('Respuestas', { exact: true })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Idioma', exact: true }).selectOption('en');
+
+  const other = await registerViaApi(request, { name: 'Noor' });
+  await signInBrowser(page, other);
+  await page.goto('/dashboard?tab=preferences');
+  await expect(page.getByRole('heading', { name: 'Preferences' }).first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Engines on this server' })).toHaveCount(0);
+});
+
 test('profile: name and bio saved to the server and shown after a reload; email read only', async ({
   page,
   request,

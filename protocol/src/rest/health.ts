@@ -10,6 +10,37 @@ export const EnginesSchema = z.object({
   transcription: z.string(),
 });
 
+/**
+ * What the server can do, one row per capability (SPEC.md H-3). `engine` names what serves it;
+ * `enable` is the one command or variable that turns on a missing one (absent when `ok`).
+ * Clients label rows by `id` (i18n `capabilities.<id>`); the server's start-up report prints the
+ * same rows.
+ */
+export const CapabilityIdSchema = z.enum([
+  'reply',
+  'speech',
+  'transcription_en',
+  'transcription_es',
+  'decode_opus',
+  'decode_ffmpeg',
+]);
+export type CapabilityId = z.infer<typeof CapabilityIdSchema>;
+
+export const CapabilitySchema = z.object({
+  id: CapabilityIdSchema,
+  engine: z.string(),
+  ok: z.boolean(),
+  enable: z.string().optional(),
+});
+export type Capability = z.infer<typeof CapabilitySchema>;
+
+/** One dependency the server watches (database; Redis and queues with scale-out). */
+export const HealthCheckResultSchema = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  detail: z.string().optional(),
+});
+
 export const HealthSchema = z.object({
   status: ServerStatusSchema,
   version: z.string(),
@@ -17,6 +48,12 @@ export const HealthSchema = z.object({
   uptimeS: z.number().nonnegative(),
   database: z.object({ kind: z.enum(['embedded', 'mongodb']), ok: z.boolean() }),
   engines: EnginesSchema,
+  /**
+   * Every watched dependency; `status` is `degraded` while any is not ok (SPEC.md H-1). Both lists
+   * default to empty so a client reading an older server still parses its answer.
+   */
+  checks: z.array(HealthCheckResultSchema).default([]),
+  capabilities: z.array(CapabilitySchema).default([]),
 });
 export type Health = z.infer<typeof HealthSchema>;
 

@@ -1,32 +1,30 @@
-import { APP_VERSION, PROTOCOL_VERSION, routes, type Health } from '@alma/protocol';
+import { APP_VERSION, PROTOCOL_VERSION, routes, type Capability, type Health } from '@alma/protocol';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../http/register-route.ts';
 import type { Storage } from '../../storage/types.ts';
+import type { HealthMonitor } from './health-monitor.ts';
 
 export interface HealthDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'kind'>;
+  monitor: HealthMonitor;
   engines: Health['engines'];
+  capabilities: Capability[];
   startedAt: number;
 }
 
-/** A database that does not answer within this time counts as down (the client waits 3 s). */
-const PING_TIMEOUT_MS = 1500;
-
+/** `/health` (SPEC.md H-1, H-3): runs the monitor's checks now, so the answer is never stale. */
 export function createHealthCheck(deps: HealthDeps): () => Promise<Health> {
   return async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>(
-      (resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)),
-    );
-    const ok = await Promise.race([deps.storage.ping().catch(() => false), timeout]);
-    clearTimeout(timer);
+    const { status, checks } = await deps.monitor.check();
     return {
-      status: ok ? 'online' : 'degraded',
+      status,
       version: APP_VERSION,
       protocolVersion: PROTOCOL_VERSION,
       uptimeS: Math.round((Date.now() - deps.startedAt) / 1000),
-      database: { kind: deps.storage.kind, ok },
+      database: { kind: deps.storage.kind, ok: checks.find((c) => c.name === 'database')?.ok ?? false },
       engines: deps.engines,
+      checks,
+      capabilities: deps.capabilities,
     };
   };
 }

@@ -15,13 +15,14 @@ import {
 import { useSession } from '../../../lib/session.ts';
 import { useTheme } from '../../../lib/theme.ts';
 import { Card } from './Card.tsx';
+import { EngineFacts } from './EngineFacts.tsx';
 
 type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
 /**
  * Language, theme (dark, light, auto) and notifications. Each change applies at once and is
  * saved to the account: language and notifications through PUT /auth/updatedetails, the theme
- * through PUT /api/users/preferences.
+ * through PUT /api/users/preferences. Admins also see the server's engines (SPEC.md H-3).
  */
 export function PreferencesTab() {
   const { t, i18n } = useTranslation();
@@ -140,6 +141,7 @@ export function PreferencesTab() {
           ) : null}
         </div>
       </form>
+      {user.role === 'admin' ? <EngineFacts /> : null}
     </Card>
   );
 }
