@@ -23,8 +23,11 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createLoginGuard } from './modules/auth/login-guard.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { registerChatRoutes } from './modules/chat/chat.routes.ts';
-import { createChatService, type ChatService } from './modules/chat/chat.service.ts';
 import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
+import { createMemoryReplyRegistry } from './modules/chat/reply-registry.ts';
+import { createSessionsService } from './modules/chat/sessions.service.ts';
+import { createSpeechPipeline } from './modules/chat/speech-pipeline.ts';
+import { createSubmitService, type SubmitService } from './modules/chat/submit.service.ts';
 import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
 import { createHealthMonitor, type HealthMonitor } from './modules/health/health-monitor.ts';
 import { describeCapabilities } from './modules/health/capabilities.ts';
@@ -76,7 +79,7 @@ export interface AppDeps {
 export interface AlmaApp {
   app: FastifyInstance;
   io: AlmaServer;
-  chat: ChatService;
+  chat: SubmitService;
   account: AccountService;
   audio: AudioService;
   voices: VoicesService;
@@ -239,17 +242,29 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     },
   });
   const payments = createPaymentsService({ users: storage.users, clock });
-  const chat = createChatService({
+  // The chat (ARCHITECTURE §3): replies in flight and session locks in this process; sessions;
+  // `submit`, the one way in for a message, which runs each reply with its speech.
+  const replies = createMemoryReplyRegistry();
+  const chatSessions = createSessionsService({
     sessions: storage.sessions,
     messages: storage.messages,
+    publisher,
+    replies,
+    newId,
+    clock,
+  });
+  const chat = createSubmitService({
+    sessions: storage.sessions,
+    messages: storage.messages,
+    chatSessions,
+    replies,
     engine,
     publisher,
     quota: plans.quota,
     newId,
     clock,
     log: app.log,
-    speech,
-    audioFiles,
+    speech: speech ? createSpeechPipeline({ synthesizer: speech, audioFiles, log: app.log }) : null,
     defaultVoiceId: async (id) => (await storage.users.getPreferences(id))?.defaultVoiceId ?? null,
     customVoice: (userId, voiceId) => voiceUploads.speechOf(userId, voiceId),
   });
@@ -300,9 +315,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   registerAuthRoutes(app, { auth, rateLimitMax: config.authRateLimitMax });
   registerAccountRoutes(app, { account, rateLimitMax: config.authRateLimitMax });
   registerUsersRoutes(app, { users });
-  registerChatRoutes(app, { chat });
+  registerChatRoutes(app, { chat, sessions: chatSessions });
   registerAudioRoutes(app, { audio });
-  await registerVoiceNoteRoutes(app, { chat, voiceNotes, publisher });
+  await registerVoiceNoteRoutes(app, { voiceNotes, publisher });
   registerVoicesRoutes(app, { voices });
   registerAvatarsRoutes(app, { avatars });
   await registerVoiceUploadRoutes(app, { voiceUploads });
@@ -314,7 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   });
   registerPlansRoutes(app, { plans });
   registerPaymentRoutes(app, { payments });
-  addHandlers(chatSocketHandlers({ chat, voiceNotes }));
+  addHandlers(chatSocketHandlers({ chat, sessions: chatSessions, replies, voiceNotes }));
   await registerClient(app, config.clientDist);
   const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
@@ -326,7 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     monitor.stop();
     stopRetention();
     avatarUploads.close();
-    await chat.drain(config.shutdownGraceMs);
+    await replies.drain(config.shutdownGraceMs);
     await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —
     // engine.close() alone would discard them. No "disconnect" packet is sent, so clients see a

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { UsageRecord, UsageRepository, UserRecord, UserRepository } from '../../storage/types.ts';
-import type { MessageQuota, QuotaResult } from '../chat/chat.service.ts';
+import type { MessageQuota, QuotaResult } from '../chat/submit.service.ts';
 import { periodEnd, usagePeriod } from './period.ts';
 import { buildSubscriptionLimits, NO_UPLOADS, type UploadUsage } from './subscription-limits.ts';
 

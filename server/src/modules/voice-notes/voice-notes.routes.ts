@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { fieldErrors } from '../../lib/validation.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { ChatService } from '../chat/chat.service.ts';
+import { settledReply } from '../chat/submit.service.ts';
 import type { VoiceNotesService } from './voice-notes.service.ts';
 
 const FieldsSchema = ChatSendSchema.pick({
@@ -27,7 +27,7 @@ const FieldsSchema = ChatSendSchema.pick({
  */
 export async function registerVoiceNoteRoutes(
   app: FastifyInstance,
-  deps: { chat: ChatService; voiceNotes: VoiceNotesService; publisher: Publisher },
+  deps: { voiceNotes: VoiceNotesService; publisher: Publisher },
 ): Promise<void> {
   const route = routes.voiceNotes.messageAudio;
   await app.register(async (scope) => {
@@ -88,12 +88,7 @@ export async function registerVoiceNoteRoutes(
               ...event,
             });
         });
-        const handle = await deps.chat.ensureReply(userId, sent.message, {
-          personality: body.personality ?? sent.session.personality,
-          voiceId: body.voiceId,
-        });
-        const outcome = await handle.done;
-        if (outcome.kind === 'failed') throw new AppError(outcome.code);
+        const outcome = await settledReply(sent.reply);
         return route.response.parse({
           ...outcome.reply,
           userMessage: sent.message,

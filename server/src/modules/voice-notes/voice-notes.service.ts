@@ -13,7 +13,7 @@ import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
 import type { MessageRepository } from '../../storage/types.ts';
-import type { ChatService, SendResult } from '../chat/chat.service.ts';
+import type { SubmitOptions, SubmitService, Submitted } from '../chat/submit.service.ts';
 import type { VoiceQuota } from '../plans/plans.service.ts';
 
 export interface VoiceNoteInput {
@@ -26,13 +26,12 @@ export interface VoiceNoteInput {
   language?: Language | undefined;
   personality?: Personality | undefined;
   voiceId?: string | undefined;
-  originSocketId?: string | undefined;
 }
 
 export type TranscriptionProgress = Omit<ServerPayload<'chat:transcription'>, 'clientMessageId'>;
 
 export interface VoiceNotesDeps {
-  chat: ChatService;
+  chat: Pick<SubmitService, 'submit'>;
   messages: MessageRepository;
   transcriber: Transcriber | null;
   audioFiles: BlobStore;
@@ -45,9 +44,11 @@ export interface VoiceNotesDeps {
 }
 
 /**
- * Voice notes (SPEC.md V-1…V-6): decode (by content), check the voice minutes, transcribe, store
- * the audio and the user message (its content the transcript, `audioUrl` the note), count the
- * seconds. Any failure before the message is stored leaves nothing behind.
+ * Voice notes (SPEC.md V-1…V-6): a transcription step in front of the chat's `submit`. Decode (by
+ * content), check the voice minutes, transcribe, store the audio; then the transcript is
+ * submitted like a typed message — its `audioUrl` the note, its reply the normal streamed one —
+ * and once stored the note's seconds are counted. Any failure before the message is stored
+ * leaves nothing behind.
  */
 export function createVoiceNotesService(deps: VoiceNotesDeps) {
   async function decode(audio: Uint8Array): Promise<DecodedAudio> {
@@ -62,24 +63,55 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
     }
   }
 
+  async function transcribe(
+    transcriber: Transcriber,
+    decoded: DecodedAudio,
+    input: VoiceNoteInput,
+  ): Promise<{ text: string; engine: string }> {
+    try {
+      const result = await transcriber.transcribe({
+        pcm: decoded.pcm,
+        sampleRate: decoded.sampleRate,
+        hint: input.transcriptHint,
+        language: input.language,
+        signal: AbortSignal.timeout(120_000),
+      });
+      return { text: result.text.slice(0, MESSAGE_MAX_LENGTH), engine: result.engine };
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      deps.log.error({ err: error }, 'transcription failed');
+      throw new AppError('voice_note_failed', { detail: String(error) });
+    }
+  }
+
   return {
+    /**
+     * Transcribes the note and submits its transcript; `progress` reports each step (V-4).
+     * `options` are the edge's, as for a typed message (the sender follows the session).
+     */
     async submit(
       userId: string,
       input: VoiceNoteInput,
       progress: (event: TranscriptionProgress) => void,
-    ): Promise<SendResult & { durationMs: number; engine: string }> {
+      options: SubmitOptions = {},
+    ): Promise<Submitted & { durationMs: number; engine: string }> {
+      const { audio } = input;
+      // What a typed message would carry besides its text.
+      const carried = {
+        clientMessageId: input.clientMessageId,
+        sessionId: input.sessionId,
+        personality: input.personality,
+        voiceId: input.voiceId,
+      };
       // A retried note (same clientMessageId) is answered with what was stored (C-2).
       if (input.clientMessageId) {
         const existing = await deps.messages.findByClientMessageId(userId, input.clientMessageId);
         if (existing) {
-          const sent = await deps.chat.send(userId, {
-            clientMessageId: input.clientMessageId,
-            message: existing.content,
-          });
+          const sent = await deps.chat.submit(userId, { ...carried, message: existing.content }, options);
           return { ...sent, durationMs: 0, engine: 'stored' };
         }
       }
-      const decoded = await decode(input.audio);
+      const decoded = await decode(audio);
       progress({ progress: 10 });
       const seconds = decoded.durationMs / 1000;
       const reached = await deps.voice.check(userId, seconds);
@@ -91,47 +123,30 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
         throw new AppError('transcription_not_configured', { detail: 'TRANSCRIBE_ENGINE=none' });
       }
       progress({ progress: 50 });
-      let text: string;
-      let engine: string;
-      try {
-        const result = await deps.transcriber.transcribe({
-          pcm: decoded.pcm,
-          sampleRate: decoded.sampleRate,
-          hint: input.transcriptHint,
-          language: input.language,
-          signal: AbortSignal.timeout(120_000),
-        });
-        text = result.text.slice(0, MESSAGE_MAX_LENGTH);
-        engine = result.engine;
-      } catch (error) {
-        if (isAppError(error)) throw error;
-        deps.log.error({ err: error }, 'transcription failed');
-        throw new AppError('voice_note_failed', { detail: String(error) });
-      }
+      const { text, engine } = await transcribe(deps.transcriber, decoded, input);
       const name = `${deps.newId()}.${decoded.extension}`;
-      await deps.audioFiles.put(name, input.audio);
-      let sent: SendResult;
+      await deps.audioFiles.put(name, audio);
+      let keptAudio = false;
       try {
-        sent = await deps.chat.send(userId, {
-          clientMessageId: input.clientMessageId,
-          sessionId: input.sessionId,
-          message: text,
-          personality: input.personality,
-          voiceId: input.voiceId,
-          originSocketId: input.originSocketId,
-          audioUrl: `${AUDIO_URL_PREFIX}${name}`,
-        });
-      } catch (error) {
-        await deps.audioFiles.delete(name).catch(() => false);
-        throw error;
+        const sent = await deps.chat.submit(
+          userId,
+          { ...carried, message: text, audioUrl: `${AUDIO_URL_PREFIX}${name}` },
+          {
+            originSocketId: options.originSocketId,
+            onStored: async (stored) => {
+              // A retry racing this one stored the note first: this copy of the audio is not needed.
+              keptAudio = !stored.duplicate;
+              if (keptAudio)
+                deps.publisher.toUser(userId, 'usage:updated', await deps.voice.add(userId, seconds));
+              progress({ progress: 100, text: stored.message.content });
+              await options.onStored?.(stored);
+            },
+          },
+        );
+        return { ...sent, durationMs: decoded.durationMs, engine };
+      } finally {
+        if (!keptAudio) await deps.audioFiles.delete(name).catch(() => false);
       }
-      if (sent.duplicate) {
-        await deps.audioFiles.delete(name).catch(() => false);
-      } else {
-        deps.publisher.toUser(userId, 'usage:updated', await deps.voice.add(userId, seconds));
-      }
-      progress({ progress: 100, text: sent.message.content });
-      return { ...sent, durationMs: decoded.durationMs, engine };
     },
   };
 }

@@ -5,14 +5,19 @@ import { uuidv7 } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
-import { createChatService, type ChatService, type ReplyOutcome } from './chat.service.ts';
+import { createMemoryReplyRegistry } from './reply-registry.ts';
 import { resolveVoice } from './reply-speech.ts';
+import type { ReplyOutcome } from './reply-types.ts';
+import { createSessionsService } from './sessions.service.ts';
+import { createSpeechPipeline } from './speech-pipeline.ts';
+import { createSubmitService } from './submit.service.ts';
 import { createFakeSynthesizer } from '../../test-support/speech.ts';
 import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
 
 /**
- * The chat service with its collaborators replaced at their boundaries: an in-memory store, a
- * publisher that records what it would emit, and a scripted engine that records what it was asked.
+ * The chat as app.ts composes it — reply registry, sessions, submit, reply runs — with its
+ * collaborators replaced at their boundaries: an in-memory store, a publisher that records what
+ * it would emit, and a scripted engine that records what it was asked.
  */
 
 interface Published {
@@ -61,7 +66,7 @@ function scriptedEngine() {
 let storage: Storage;
 let engine: ReturnType<typeof scriptedEngine>;
 let published: Published[];
-let chat: ChatService;
+let chat: ReturnType<typeof build>;
 const userId = 'user-0001';
 
 const publisher: Publisher = {
@@ -78,9 +83,21 @@ function build(
     defaultVoiceId?: (userId: string) => Promise<string | null>;
   } = {},
 ) {
-  return createChatService({
-    sessions: (overrides.storage ?? storage).sessions,
-    messages: (overrides.storage ?? storage).messages,
+  const store = overrides.storage ?? storage;
+  const replies = createMemoryReplyRegistry();
+  const sessions = createSessionsService({
+    sessions: store.sessions,
+    messages: store.messages,
+    publisher,
+    replies,
+    newId: () => uuidv7(),
+    clock: () => new Date(),
+  });
+  const submit = createSubmitService({
+    sessions: store.sessions,
+    messages: store.messages,
+    chatSessions: sessions,
+    replies,
     engine,
     publisher,
     quota: {
@@ -98,21 +115,21 @@ function build(
     clock: () => new Date(),
     log: silentLog,
     replyFlushMs: overrides.replyFlushMs ?? 0,
-    speech: overrides.speech ?? null,
+    speech: overrides.speech ? createSpeechPipeline({ synthesizer: overrides.speech, log: silentLog }) : null,
     defaultVoiceId: overrides.defaultVoiceId,
   });
+  return { submit: submit.submit, sessions, replies };
 }
 
-/** Sends and waits for the whole reply, as the socket handler does. */
+/** Submits and waits for the whole reply, as the REST edge does. */
 async function exchange(
   message: string,
   sessionId?: string,
   extras: { voiceId?: string; avatarId?: string } = {},
 ) {
-  const sent = await chat.send(userId, { message, sessionId, ...extras });
-  const handle = await chat.ensureReply(userId, sent.message, { personality: 'default', ...extras });
-  const outcome = await handle.done;
-  return { sent, handle, outcome };
+  const sent = await chat.submit(userId, { message, sessionId, ...extras });
+  const outcome = await sent.reply.done;
+  return { sent, handle: sent.reply, outcome };
 }
 
 const stored = (outcome: ReplyOutcome) => {
@@ -172,8 +189,8 @@ describe('C-11 conversation context', () => {
     );
 
     // Stored, not derived: the context route and the session list read the same.
-    expect(await chat.sessionContext(userId, sessionId)).toEqual(contexts[2]);
-    expect((await chat.listSessions(userId))[0]?.dominantEmotion).toBe('happy');
+    expect(await chat.sessions.context(userId, sessionId)).toEqual(contexts[2]);
+    expect((await chat.sessions.list(userId))[0]?.dominantEmotion).toBe('happy');
   });
 
   it('keeps the dominant emotion as a decayed score: recent, intense emotions lead', async () => {
@@ -188,7 +205,7 @@ describe('C-11 conversation context', () => {
     expect(calm1.reply.sessionContext.dominantEmotion).toBe('sad');
     for (let i = 0; i < 3; i++) await exchange(`Más tranquila ${i}`, sessionId);
     // ...until a few calmer replies outweigh it.
-    expect((await chat.sessionContext(userId, sessionId)).dominantEmotion).toBe('calm');
+    expect((await chat.sessions.context(userId, sessionId)).dominantEmotion).toBe('calm');
   });
 });
 
@@ -209,16 +226,16 @@ describe('C-12 auto-title', () => {
 
   it('titles English sessions in English, with the name the user gave', async () => {
     await exchange("Hi, I'm Sam and I got a new job!");
-    expect((await chat.listSessions(userId))[0]?.title).toBe("Sam's new job");
+    expect((await chat.sessions.list(userId))[0]?.title).toBe("Sam's new job");
   });
 
   it('never overwrites a title the user set, at creation or by renaming', async () => {
-    const created = await chat.createSession(userId, 'Mis cosas');
+    const created = await chat.sessions.create(userId, 'Mis cosas', 'default');
     await exchange('Mañana tengo mi examen', created.sessionId);
-    const other = await chat.createSession(userId);
-    await chat.renameSession(userId, other.sessionId, 'Renamed');
+    const other = await chat.sessions.create(userId, null, 'default');
+    await chat.sessions.rename(userId, other.sessionId, 'Renamed');
     await exchange('Mañana tengo mi examen', other.sessionId);
-    const titles = (await chat.listSessions(userId)).map((s) => s.title).sort();
+    const titles = (await chat.sessions.list(userId)).map((s) => s.title).sort();
     expect(titles).toEqual(['Mis cosas', 'Renamed']);
     expect(eventsOf('session:updated').filter((e) => e.kind === 'renamed')).toHaveLength(1); // the rename
   });
@@ -227,8 +244,8 @@ describe('C-12 auto-title', () => {
 describe('C-5 the reply is stored as it streams', () => {
   it('stores an empty incomplete row when generation starts, rewrites it while streaming, completes it at the end', async () => {
     engine.hold = true;
-    const sent = await chat.send(userId, { message: 'Hola' });
-    const handle = await chat.ensureReply(userId, sent.message, { personality: 'default' });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
     const row = () => storage.messages.findReplyTo(userId, sent.message._id);
     await until(async () => (await row()) !== null);
     expect(await row()).toMatchObject({ _id: handle.replyId, content: '', isComplete: false });
@@ -266,17 +283,35 @@ describe('C-5 the reply is stored as it streams', () => {
 
 describe('C-2 a retried send after a crash', () => {
   it('answers anew in place of the incomplete reply the crash left: still one reply', async () => {
-    const sent = await chat.send(userId, { message: 'Hola', clientMessageId: 'c-1' });
-    // What a kill -9 mid-reply leaves: the row, incomplete, with what was flushed.
+    // What a kill -9 mid-reply leaves: the user message, and its reply's row, incomplete, with
+    // what was flushed.
+    const session = await chat.sessions.create(userId, null, 'default');
+    const { message: userMessage } = await storage.messages.insert({
+      _id: uuidv7(),
+      sessionId: session.sessionId,
+      userId,
+      role: 'user',
+      content: 'Hola',
+      createdAt: new Date().toISOString(),
+      clientMessageId: 'c-1',
+      replyTo: null,
+      emotion: null,
+      emotionAnalysis: null,
+      language: 'es',
+      userLanguage: 'es',
+      personality: null,
+      audioUrl: null,
+      isComplete: true,
+    });
     await storage.messages.insert({
       _id: uuidv7(),
-      sessionId: sent.session.sessionId,
+      sessionId: session.sessionId,
       userId,
       role: 'assistant',
       content: 'Hola, ',
       createdAt: new Date().toISOString(),
       clientMessageId: null,
-      replyTo: sent.message._id,
+      replyTo: userMessage._id,
       emotion: null,
       emotionAnalysis: null,
       language: 'es',
@@ -285,13 +320,13 @@ describe('C-2 a retried send after a crash', () => {
       audioUrl: null,
       isComplete: false,
     });
-    const again = await chat.send(userId, { message: 'Hola', clientMessageId: 'c-1' });
+    const again = await chat.submit(userId, { message: 'Hola', clientMessageId: 'c-1' });
     expect(again.duplicate).toBe(true);
-    const handle = await chat.ensureReply(userId, again.message, { personality: 'default' });
+    const handle = again.reply;
     expect(handle.alreadyStored).toBe(false);
     const outcome = stored(await handle.done);
     expect(outcome.message.isComplete).toBe(true);
-    const replies = (await storage.messages.all(userId, sent.session.sessionId)).filter(
+    const replies = (await storage.messages.all(userId, session.sessionId)).filter(
       (m) => m.role === 'assistant',
     );
     expect(replies.map((m) => [m._id, m.content, m.isComplete])).toEqual([
@@ -299,18 +334,32 @@ describe('C-2 a retried send after a crash', () => {
     ]);
 
     // A complete reply is handed back as it is.
-    const third = await chat.ensureReply(userId, again.message, { personality: 'default' });
-    expect(third).toMatchObject({ replyId: handle.replyId, alreadyStored: true });
+    const third = await chat.submit(userId, { message: 'Hola', clientMessageId: 'c-1' });
+    expect(third.reply).toMatchObject({ replyId: handle.replyId, alreadyStored: true });
+  });
+
+  it('a retry while the reply is in flight gets that reply, never a second one', async () => {
+    engine.hold = true;
+    const first = await chat.submit(userId, { message: 'Hola', clientMessageId: 'c-2' });
+    const again = await chat.submit(userId, { message: 'Hola', clientMessageId: 'c-2' });
+    expect(again).toMatchObject({
+      duplicate: true,
+      reply: { replyId: first.reply.replyId, alreadyStored: false },
+    });
+    engine.hold = false;
+    engine.step();
+    expect(await again.reply.done).toEqual(await first.reply.done);
+    expect(engine.requests).toHaveLength(1);
   });
 });
 
 describe('E-1 every failure ends the reply with chat:error and the right retryable', () => {
   it('C-7 a cancel before any text: cancelled, not retryable, no row', async () => {
     engine.hold = true;
-    const sent = await chat.send(userId, { message: 'Hola' });
-    const handle = await chat.ensureReply(userId, sent.message, { personality: 'default' });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
     await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
-    const cancelled = chat.cancel(userId, handle.replyId);
+    const cancelled = chat.replies.cancel(userId, handle.replyId);
     engine.step();
     expect(await cancelled).toBe(true);
     expect(await handle.done).toEqual({ kind: 'failed', code: 'cancelled' });
@@ -320,12 +369,12 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
 
   it('C-7 a cancel after some text keeps it, incomplete, and ends with chat:reply', async () => {
     engine.hold = true;
-    const sent = await chat.send(userId, { message: 'Hola' });
-    const handle = await chat.ensureReply(userId, sent.message, { personality: 'default' });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
     await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
     engine.step();
     await until(async () => eventsOf('chat:delta').length === 1);
-    const cancelled = chat.cancel(userId, handle.replyId);
+    const cancelled = chat.replies.cancel(userId, handle.replyId);
     engine.step();
     await cancelled;
     const outcome = stored(await handle.done);
@@ -362,10 +411,10 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
 
   it('C-8 a shutdown before any text: shutting_down, retryable', async () => {
     engine.hold = true;
-    const sent = await chat.send(userId, { message: 'Hola' });
-    const handle = await chat.ensureReply(userId, sent.message, { personality: 'default' });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
     await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
-    const drained = chat.drain(10);
+    const drained = chat.replies.drain(10);
     await new Promise((r) => setTimeout(r, 30));
     engine.step();
     await drained;
@@ -375,12 +424,12 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
 
   it('the session deleted mid-reply: not_found, not retryable', async () => {
     engine.hold = true;
-    const sent = await chat.send(userId, { message: 'Hola' });
-    const handle = await chat.ensureReply(userId, sent.message, { personality: 'default' });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
     await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
     engine.step();
     await until(async () => eventsOf('chat:delta').length === 1);
-    await chat.deleteSession(userId, sent.session.sessionId);
+    await chat.sessions.delete(userId, sent.session.sessionId);
     engine.step();
     expect(await handle.done).toEqual({ kind: 'failed', code: 'not_found' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'not_found', retryable: false }]);
@@ -410,21 +459,18 @@ describe('V-7 the default voice', () => {
   it('speaks a send that names no voice with the voice chosen in preferences; a named voice wins', async () => {
     const synthesizer = createFakeSynthesizer({ msPerWord: 5 });
     const withDefault = build({ speech: synthesizer, defaultVoiceId: async () => 'es-mateo' });
-    const first = await withDefault.send(userId, { message: 'Hola, ¿qué tal? Hoy hace un día precioso.' });
-    await (
-      await withDefault.ensureReply(userId, first.message, { personality: 'default' })
-    ).done;
+    const first = await withDefault.submit(userId, { message: 'Hola, ¿qué tal? Hoy hace un día precioso.' });
+    await first.reply.done;
     expect(synthesizer.calls.length).toBeGreaterThan(0);
     expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-mateo', 'es').voice)).toBe(true);
 
     synthesizer.calls.length = 0;
-    const second = await withDefault.send(userId, {
+    const second = await withDefault.submit(userId, {
       message: 'Cuéntame algo bonito, por favor.',
       sessionId: first.session.sessionId,
+      voiceId: 'es-lucia',
     });
-    await (
-      await withDefault.ensureReply(userId, second.message, { personality: 'default', voiceId: 'es-lucia' })
-    ).done;
+    await second.reply.done;
     expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-lucia', 'es').voice)).toBe(true);
   });
 });

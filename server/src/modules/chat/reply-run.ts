@@ -1,0 +1,341 @@
+import {
+  ANIMATION_INTENT_DURATION_MS,
+  DEFAULT_LANGUAGE,
+  MOOD_BY_EMOTION,
+  ServerEvent,
+  type ChatSession,
+  type Emotion,
+  type EmotionAnalysis,
+  type ErrorCode,
+  type Gesture,
+  type Language,
+  type Message,
+} from '@alma/protocol';
+import { analyzeEmotion } from '../../engines/analysis/emotion.ts';
+import type { ReplyEngine } from '../../engines/reply/types.ts';
+import type { Clock } from '../../lib/ids.ts';
+import type { Log } from '../../lib/logger.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type {
+  ConversationContext,
+  MessageRepository,
+  SessionRepository,
+  SessionState,
+} from '../../storage/types.ts';
+import { chatReplyFrom, engineContext } from './chat-reply.ts';
+import { createReplyEmitter, type ReplyEmitter } from './reply-emitter.ts';
+import type { RunnableReply } from './reply-registry.ts';
+import { heardPart, type ReplySpeech } from './reply-speech.ts';
+import type { ReplyOptions, ReplyOutcome, StopReason } from './reply-types.ts';
+import { toSessionContext } from './session-context.ts';
+import type { SpeechPipeline } from './speech-pipeline.ts';
+
+/**
+ * How many earlier messages the engine sees: twenty exchanges, so the builtin engine never
+ * repeats a sentence within twenty turns. Older ones live on in the stored context (C-11).
+ */
+const HISTORY_WINDOW = 40;
+/** How often a streaming reply's row is rewritten with the text so far (SPEC.md C-5). */
+export const REPLY_FLUSH_MS = 500;
+
+/** What a stored exchange did to its session (C-11, C-12); null when the session is gone. */
+export interface RecordedExchange {
+  session: ChatSession;
+  context: ConversationContext;
+  dominant: Emotion | null;
+  renamed: boolean;
+}
+
+export interface ReplyRunDeps {
+  sessions: SessionRepository;
+  messages: MessageRepository;
+  engine: ReplyEngine;
+  publisher: Publisher;
+  clock: Clock;
+  log: Log;
+  flushMs: number;
+  /** Null: replies are text only (SPEECH_ENGINE=none; SPEC.md S-1). */
+  speech: SpeechPipeline | null;
+  /** Updates the session's emotion, context and title after a stored reply. */
+  recordExchange(
+    userId: string,
+    userMessage: Message,
+    reply: Message,
+    analysis: EmotionAnalysis,
+  ): Promise<RecordedExchange | null>;
+}
+
+export interface ReplyRunSpec {
+  replyId: string;
+  userId: string;
+  userMessage: Message;
+  options: ReplyOptions;
+}
+
+interface PendingIntent {
+  gesture: Gesture;
+  emotion: Emotion;
+  chunkIndex: number;
+}
+
+/**
+ * One reply, from `chat:typing` to `chat:reply` (ARCHITECTURE §3; SPEC.md C-4, C-5, C-7, S-1…S-3):
+ * typing → stream (the engine's text, emotion and gestures; the row flushed as it grows) →
+ * speech (the rest spoken, gestures placed on the speech timeline) → finalise (what is kept after
+ * a stop, the audio file, the row completed, the session's context, `chat:reply`). The row is
+ * stored when generation starts, so a crash leaves what was flushed, marked incomplete.
+ */
+export class ReplyRun implements RunnableReply {
+  private readonly controller = new AbortController();
+  private readonly out: ReplyEmitter;
+  private readonly language: Language;
+  private heardUntilMs: number | undefined;
+  private speech: ReplySpeech | null = null;
+  private readonly pendingIntents: PendingIntent[] = [];
+  private rowStored = false;
+  private text = '';
+  private analysis: EmotionAnalysis | null = null;
+  private gesture: Gesture | null = null;
+
+  constructor(
+    private readonly deps: ReplyRunDeps,
+    private readonly spec: ReplyRunSpec,
+  ) {
+    this.out = createReplyEmitter(deps.publisher, spec.userMessage.sessionId, spec.replyId);
+    this.language = spec.userMessage.language ?? DEFAULT_LANGUAGE;
+  }
+
+  stop(reason: StopReason, heardUntilMs?: number): void {
+    if (this.controller.signal.aborted) return;
+    this.heardUntilMs = heardUntilMs;
+    this.controller.abort(reason);
+  }
+
+  async run(): Promise<ReplyOutcome> {
+    try {
+      return await this.steps();
+    } catch (error) {
+      // A store failing mid-reply: say so (retryable) rather than leave the client waiting.
+      this.deps.log.error({ err: error, replyId: this.spec.replyId }, 'reply failed');
+      return this.abandon('reply_failed');
+    }
+  }
+
+  private async steps(): Promise<ReplyOutcome> {
+    // Start on the next turn of the event loop, so the caller's ack leaves before `chat:typing` (C-1).
+    await new Promise((resolve) => setImmediate(resolve));
+    this.out.open();
+    this.speech = this.startSpeech();
+    // Read before the reply's own row exists; rows of replies still streaming carry no text yet.
+    const { userId, userMessage } = this.spec;
+    const history = (
+      await this.deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 1)
+    ).filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''));
+    const state = await this.deps.sessions.state(userId, userMessage.sessionId);
+    if (!state) return this.fail('not_found');
+    await this.insertRow();
+    if (!(await this.stream(state, history))) return this.abandon('reply_failed');
+    // The rest of the text is spoken; after a stop nothing more is emitted (S-2).
+    if (this.speech) {
+      if (this.controller.signal.aborted) await this.speech.settled();
+      else await this.speech.finish();
+    }
+    this.releaseIntents(Number.POSITIVE_INFINITY, this.speech?.timelineMs ?? 0);
+    return this.finalise(state);
+  }
+
+  private startSpeech(): ReplySpeech | null {
+    const pipeline = this.deps.speech;
+    if (!pipeline) return null;
+    return pipeline.start({
+      replyId: this.spec.replyId,
+      language: this.language,
+      voice: this.spec.options,
+      signal: this.controller.signal,
+      onChunk: (chunk) => {
+        this.releaseIntents(chunk.index, chunk.startMs);
+        const { result } = chunk;
+        this.out.emit(ServerEvent.speechChunk, {
+          text: chunk.text.trim(),
+          mimeType: result.mimeType,
+          audio: result.audio,
+          durationMs: result.durationMs,
+          visemes: result.visemes,
+          words: result.words,
+        });
+      },
+    });
+  }
+
+  private async insertRow(): Promise<void> {
+    const { replyId, userId, userMessage, options } = this.spec;
+    await this.deps.messages.insert({
+      _id: replyId,
+      sessionId: userMessage.sessionId,
+      userId,
+      role: 'assistant',
+      content: '',
+      createdAt: this.deps.clock().toISOString(),
+      clientMessageId: null,
+      replyTo: userMessage._id,
+      emotion: null,
+      emotionAnalysis: null,
+      language: this.language,
+      userLanguage: userMessage.language,
+      personality: options.personality,
+      audioUrl: null,
+      isComplete: false,
+      gesture: null,
+      voiceId: options.voiceId ?? null,
+      avatarId: options.avatarId ?? null,
+    });
+    this.rowStored = true;
+  }
+
+  /** The engine's stream, emitted as it comes; false when the engine failed (not stopped). */
+  private async stream(state: SessionState, history: Message[]): Promise<boolean> {
+    const { signal } = this.controller;
+    const { replyId, userId, userMessage, options } = this.spec;
+    let flushedAt = performance.now();
+    let flushedLength = 0;
+    try {
+      const stream = this.deps.engine.stream({
+        text: userMessage.content,
+        language: this.language,
+        personality: options.personality,
+        history,
+        context: engineContext(state),
+        signal,
+      });
+      for await (const chunk of stream) {
+        if (signal.aborted) break;
+        switch (chunk.type) {
+          case 'text':
+            this.text += chunk.text;
+            this.out.emit(ServerEvent.chatDelta, { text: chunk.text });
+            this.speech?.push(chunk.text);
+            if (performance.now() - flushedAt >= this.deps.flushMs && this.text.length > flushedLength) {
+              await this.deps.messages.updateReply(userId, replyId, {
+                content: this.text,
+                isComplete: false,
+                emotion: this.analysis?.emotion ?? null,
+                emotionAnalysis: this.analysis,
+                gesture: this.gesture,
+              });
+              flushedAt = performance.now();
+              flushedLength = this.text.length;
+            }
+            break;
+          case 'emotion':
+            this.analysis = {
+              emotion: chunk.emotion,
+              intensity: chunk.intensity,
+              confidence: chunk.confidence,
+            };
+            this.out.emit(ServerEvent.chatEmotion, {
+              ...this.analysis,
+              mood: MOOD_BY_EMOTION[chunk.emotion],
+            });
+            break;
+          case 'gesture':
+            this.gestureChosen(chunk.gesture);
+            break;
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return true;
+      this.deps.log.error({ err: error, replyId }, 'reply engine failed');
+      return false;
+    }
+    return true;
+  }
+
+  /** S-1: with speech, a gesture waits for the chunk being written, to start with its audio (atMs). */
+  private gestureChosen(gesture: Gesture): void {
+    this.gesture = gesture;
+    const emotion = this.analysis?.emotion ?? 'neutral';
+    if (this.speech && !this.speech.failed) {
+      this.pendingIntents.push({ gesture, emotion, chunkIndex: this.speech.nextIndex });
+    } else {
+      this.emitIntent(gesture, emotion, 0);
+    }
+  }
+
+  /** The gestures waiting for chunks up to `upTo`, placed at `atMs` on the speech timeline. */
+  private releaseIntents(upTo: number, atMs: number): void {
+    let next = this.pendingIntents[0];
+    while (next && next.chunkIndex <= upTo) {
+      this.pendingIntents.shift();
+      this.emitIntent(next.gesture, next.emotion, atMs);
+      next = this.pendingIntents[0];
+    }
+  }
+
+  private emitIntent(gesture: Gesture, emotion: Emotion, atMs: number): void {
+    this.out.emit(ServerEvent.avatarIntent, {
+      gesture,
+      emotion,
+      shouldAnimate: true,
+      duration: ANIMATION_INTENT_DURATION_MS,
+      atMs,
+    });
+  }
+
+  /** What is kept after a stop (C-7, S-2), the audio file (S-4), the row completed, `chat:reply`. */
+  private async finalise(state: SessionState): Promise<ReplyOutcome> {
+    const { replyId, userId, userMessage } = this.spec;
+    const { signal } = this.controller;
+    const speech = this.speech;
+    const stopped = signal.aborted ? ((signal.reason as StopReason | undefined) ?? 'cancel') : null;
+    // Barge-in (S-2): the stored reply keeps what was heard of what was spoken.
+    let audioUntilMs: number | undefined;
+    if (stopped === 'cancel' && speech && speech.spoken.length > 0 && this.heardUntilMs !== undefined) {
+      const heard = heardPart(speech.spoken, this.heardUntilMs);
+      this.text = heard.text;
+      audioUntilMs = heard.untilMs;
+    }
+    // Deleted with its session: there is no row left to keep anything in.
+    if (stopped === 'deleted') return this.fail('not_found');
+    if (stopped && this.text.trim().length === 0) {
+      return this.abandon(stopped === 'shutdown' ? 'shutting_down' : 'cancelled');
+    }
+    const emotionAnalysis = this.analysis ?? analyzeEmotion(this.text, this.language);
+    const audioUrl =
+      speech && !speech.failed && this.deps.speech
+        ? await this.deps.speech.store(replyId, speech.spoken, audioUntilMs)
+        : null;
+    const message = await this.deps.messages.updateReply(userId, replyId, {
+      content: this.text,
+      isComplete: stopped === null,
+      emotion: emotionAnalysis.emotion,
+      emotionAnalysis,
+      gesture: this.gesture,
+      audioUrl,
+    });
+    if (!message) return this.fail('not_found');
+    const recorded = await this.deps.recordExchange(userId, userMessage, message, emotionAnalysis);
+    const sessionContext = recorded
+      ? toSessionContext(userMessage.sessionId, recorded.context, recorded.dominant)
+      : toSessionContext(userMessage.sessionId, state.context, state.session.dominantEmotion);
+    const reply = chatReplyFrom(message, userMessage, this.gesture, sessionContext);
+    this.out.reply({ clientMessageId: userMessage.clientMessageId, message, reply });
+    if (recorded?.renamed) {
+      this.deps.publisher.toUser(userId, 'session:updated', { kind: 'renamed', session: recorded.session });
+    }
+    return { kind: 'stored', reply, message };
+  }
+
+  /** Ends with `code` and leaves no row: a reply with nothing to keep (C-5, C-7). */
+  private async abandon(code: ErrorCode): Promise<ReplyOutcome> {
+    await this.speech?.settled();
+    if (this.rowStored)
+      await this.deps.messages.delete(this.spec.userId, this.spec.replyId).catch(() => false);
+    return this.fail(code);
+  }
+
+  /** The one `chat:error` that ends a failed reply (C-15). */
+  private fail(code: ErrorCode): ReplyOutcome {
+    this.out.fail(code, this.language);
+    return { kind: 'failed', code };
+  }
+}

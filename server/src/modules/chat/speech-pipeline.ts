@@ -1,0 +1,77 @@
+import { AUDIO_URL_PREFIX, type Language } from '@alma/protocol';
+import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
+import type { Log } from '../../lib/logger.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
+import {
+  createReplySpeech,
+  joinPcm,
+  resolveCustomVoice,
+  resolveVoice,
+  type ReplySpeech,
+  type SpokenChunk,
+} from './reply-speech.ts';
+import type { ReplyOptions } from './reply-types.ts';
+
+export interface SpeechStart {
+  replyId: string;
+  language: Language;
+  /** The voice the send named (V-6) or its custom voice (VU-8). */
+  voice: Pick<ReplyOptions, 'voiceId' | 'customVoice'>;
+  /** The reply's signal: stopping the reply stops synthesis at once. */
+  signal: AbortSignal;
+  /** Called once per chunk, in chunk order, when its audio is ready and all earlier ones were. */
+  onChunk: (chunk: SpokenChunk) => void;
+}
+
+/**
+ * How a reply run gets its speech (SPEC.md S-1…S-4): `start` speaks the reply as its text
+ * streams, `store` keeps the reply's audio as one file. One seam, so synthesis and encoding can
+ * move off the event loop (issue 14) without the run changing.
+ */
+export interface SpeechPipeline {
+  start(options: SpeechStart): ReplySpeech;
+  /**
+   * Joins the reply's spoken chunks (cut at `untilMs`) into one file, `<replyId>.<ext>`, and
+   * answers its URL; null when nothing was spoken or storing failed — the text reply is kept
+   * either way (S-3, S-4).
+   */
+  store(replyId: string, spoken: readonly SpokenChunk[], untilMs?: number): Promise<string | null>;
+}
+
+/** Speech on the event loop: each chunk synthesised as it is cut, the whole reply encoded once at the end. */
+export function createSpeechPipeline(deps: {
+  synthesizer: SpeechSynthesizer;
+  /** Where a reply's whole audio is stored; absent: replies are spoken but not stored (`audioUrl` null). */
+  audioFiles?: BlobStore | undefined;
+  log: Log;
+}): SpeechPipeline {
+  const { synthesizer, audioFiles, log } = deps;
+  return {
+    start: ({ replyId, language, voice, signal, onChunk }) =>
+      createReplySpeech({
+        synthesizer,
+        language,
+        voice: voice.customVoice
+          ? resolveCustomVoice(voice.customVoice, language)
+          : resolveVoice(voice.voiceId, language),
+        signal,
+        log,
+        replyId,
+        onChunk,
+      }),
+
+    async store(replyId, spoken, untilMs) {
+      const joined = joinPcm(spoken, untilMs);
+      if (!audioFiles || !joined || joined.pcm.length === 0) return null;
+      try {
+        const file = await synthesizer.encodeFile(joined.pcm, joined.sampleRate);
+        const name = `${replyId}.${file.extension}`;
+        await audioFiles.put(name, file.data);
+        return `${AUDIO_URL_PREFIX}${name}`;
+      } catch (error) {
+        log.error({ err: error, replyId }, 'storing the reply audio failed');
+        return null;
+      }
+    },
+  };
+}

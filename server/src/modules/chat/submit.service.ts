@@ -1,0 +1,243 @@
+import {
+  DEFAULT_LANGUAGE,
+  isCustomVoiceId,
+  type ChatSession,
+  type Language,
+  type Message,
+  type Personality,
+  type ServerPayload,
+} from '@alma/protocol';
+import { detectLanguage } from '../../engines/analysis/language.ts';
+import type { ReplyEngine } from '../../engines/reply/types.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock, IdGenerator } from '../../lib/ids.ts';
+import type { Log } from '../../lib/logger.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type { MessageRepository, SessionRepository } from '../../storage/types.ts';
+import { chatReplyFrom } from './chat-reply.ts';
+import type { ReplyRegistry } from './reply-registry.ts';
+import { REPLY_FLUSH_MS, ReplyRun, type ReplyRunDeps } from './reply-run.ts';
+import type { CustomVoiceSpeaker } from './reply-speech.ts';
+import type { ReplyHandle, ReplyOptions, ReplyOutcome } from './reply-types.ts';
+import { toSessionContext } from './session-context.ts';
+import type { SessionsService } from './sessions.service.ts';
+import type { SpeechPipeline } from './speech-pipeline.ts';
+
+export type QuotaResult =
+  | { counted: true; usage: ServerPayload<'usage:updated'> }
+  | { counted: false; reached: ServerPayload<'limit:reached'> };
+
+/** The monthly message limit (SPEC.md L-3), kept outside the chat: the plans module implements it. */
+export interface MessageQuota {
+  /** Counts one message for the user unless the plan's cap for this month is reached. */
+  tryCount(userId: string): Promise<QuotaResult>;
+}
+
+/** One user message, whichever edge it came through: socket, REST, or a voice note's transcript. */
+export interface SubmitInput {
+  clientMessageId?: string | undefined;
+  sessionId?: string | undefined;
+  message: string;
+  /** This reply's personality; absent: the session's (C-14). Never changes the session's. */
+  personality?: Personality | undefined;
+  voiceId?: string | undefined;
+  avatarId?: string | undefined;
+  /** A voice note's stored audio (`/audio/<file>`); the message is its transcript (SPEC.md V-4). */
+  audioUrl?: string | undefined;
+}
+
+/** The user message as stored (or found stored: a retried send, C-2). */
+export interface StoredSend {
+  message: Message;
+  session: ChatSession;
+  duplicate: boolean;
+}
+
+export interface Submitted extends StoredSend {
+  reply: ReplyHandle;
+}
+
+export interface SubmitOptions {
+  /** The socket that sent it: it already has the message, other tabs get `chat:message` (C-9). */
+  originSocketId?: string | undefined;
+  /**
+   * Runs once the message is stored, before its reply starts: the sender joins the session's
+   * room (every reply event reaches it, C-4); a voice note counts its minutes (V-5).
+   */
+  onStored?: ((stored: StoredSend) => Promise<void>) | undefined;
+}
+
+export interface SubmitServiceDeps {
+  sessions: SessionRepository;
+  messages: MessageRepository;
+  chatSessions: Pick<SessionsService, 'own' | 'create' | 'recordExchange'>;
+  replies: ReplyRegistry;
+  engine: ReplyEngine;
+  publisher: Publisher;
+  quota: MessageQuota;
+  newId: IdGenerator;
+  clock: Clock;
+  log: Log;
+  /** Overrides REPLY_FLUSH_MS (tests: 0 rewrites the row on every delta). */
+  replyFlushMs?: number;
+  /** Null or absent: replies are text only (SPEECH_ENGINE=none; SPEC.md S-1). */
+  speech?: SpeechPipeline | null;
+  /** The voice a user chose as default (preferences.defaultVoiceId), for sends that name none (V-7). */
+  defaultVoiceId?: (userId: string) => Promise<string | null>;
+  /** One of the user's custom voices by id, or null (SPEC.md VU-8). */
+  customVoice?: (userId: string, voiceId: string) => Promise<CustomVoiceSpeaker | null>;
+}
+
+/**
+ * The one way a message enters the chat (ARCHITECTURE §3 steps 1–2): stored under the monthly
+ * limit and acknowledged, then answered by exactly one reply (SPEC.md C-1…C-3, C-9, L-3). Every
+ * edge calls `submit` — `chat:send`, `POST /message`, and a voice note once transcribed.
+ */
+export function createSubmitService(deps: SubmitServiceDeps) {
+  const { sessions, messages, chatSessions, replies, publisher, quota } = deps;
+  const runDeps: ReplyRunDeps = {
+    sessions,
+    messages,
+    engine: deps.engine,
+    publisher,
+    clock: deps.clock,
+    log: deps.log,
+    flushMs: deps.replyFlushMs ?? REPLY_FLUSH_MS,
+    speech: deps.speech ?? null,
+    recordExchange: (...args) => chatSessions.recordExchange(...args),
+  };
+
+  async function stored(userId: string, message: Message): Promise<StoredSend> {
+    return { message, session: await chatSessions.own(userId, message.sessionId), duplicate: true };
+  }
+
+  /**
+   * Stores the user message (C-1, C-2). A new message is counted against the monthly limit
+   * before anything is stored (L-3): over the limit, the user's sockets get `limit:reached` and
+   * nothing is stored or created.
+   */
+  async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredSend> {
+    if (!replies.isAccepting()) throw new AppError('shutting_down');
+    if (input.clientMessageId) {
+      const existing = await messages.findByClientMessageId(userId, input.clientMessageId);
+      if (existing) return stored(userId, existing);
+    }
+    const given = input.sessionId ? await chatSessions.own(userId, input.sessionId) : null;
+    // Counted before the insert, so a refused message leaves no trace. Two concurrent sends
+    // with one clientMessageId may both count, though only one is stored: a rare over-count
+    // of one, in the user's disfavour but never past the limit.
+    const counted = await quota.tryCount(userId);
+    if (!counted.counted) {
+      publisher.toUser(userId, 'limit:reached', counted.reached);
+      throw new AppError('limit_reached', { detail: `${counted.reached.used}/${counted.reached.limit}` });
+    }
+    let session = given ?? (await chatSessions.create(userId, null, input.personality ?? 'default'));
+    const previous = await messages.recent(userId, session.sessionId, 4);
+    const lastUserLanguage = previous.filter((m) => m.role === 'user').at(-1)?.language ?? DEFAULT_LANGUAGE;
+    const language: Language = detectLanguage(input.message, lastUserLanguage);
+    const inserted = await messages.insert({
+      _id: deps.newId(),
+      sessionId: session.sessionId,
+      userId,
+      role: 'user',
+      content: input.message,
+      createdAt: deps.clock().toISOString(),
+      clientMessageId: input.clientMessageId ?? null,
+      replyTo: null,
+      emotion: null,
+      emotionAnalysis: null,
+      language,
+      userLanguage: language,
+      personality: null,
+      audioUrl: input.audioUrl ?? null,
+      isComplete: true,
+      voiceId: input.voiceId ?? null,
+      avatarId: input.avatarId ?? null,
+    });
+    if (inserted.duplicate) return stored(userId, inserted.message);
+    session =
+      (await sessions.update(userId, session.sessionId, {
+        updatedAt: inserted.message.createdAt,
+        personality: input.personality ?? session.personality,
+      })) ?? session;
+    publisher.toSession(
+      session.sessionId,
+      'chat:message',
+      { message: inserted.message },
+      { exceptSocketId: originSocketId },
+    );
+    publisher.toUser(userId, 'usage:updated', counted.usage);
+    return { message: inserted.message, session, duplicate: false };
+  }
+
+  /** The voice a reply speaks with: the send's, else the user's default (V-7); a custom one resolved (VU-8). */
+  async function speaker(userId: string, options: ReplyOptions): Promise<ReplyOptions> {
+    if (!deps.speech) return options;
+    let voiced = options;
+    if (voiced.voiceId === undefined && deps.defaultVoiceId) {
+      const chosen = await deps.defaultVoiceId(userId);
+      if (chosen) voiced = { ...voiced, voiceId: chosen };
+    }
+    if (voiced.voiceId && deps.customVoice && isCustomVoiceId(voiced.voiceId)) {
+      const custom = await deps.customVoice(userId, voiced.voiceId);
+      if (custom) voiced = { ...voiced, customVoice: custom };
+    }
+    return voiced;
+  }
+
+  /**
+   * The reply to a stored user message: the one in flight, the complete one stored before (a
+   * retried send), or a new one — which replaces an incomplete reply left by a crash or a
+   * stop (C-2). Never two replies for one message.
+   */
+  async function ensureReply(userId: string, sent: StoredSend, input: SubmitInput): Promise<ReplyHandle> {
+    const { message } = sent;
+    const flying = await replies.find(message._id);
+    if (flying) return { ...flying, alreadyStored: false };
+    const previous = await messages.findReplyTo(userId, message._id);
+    if (previous?.isComplete) {
+      const state = await sessions.state(userId, previous.sessionId);
+      const context = toSessionContext(
+        previous.sessionId,
+        state?.context ?? null,
+        state?.session.dominantEmotion ?? null,
+      );
+      const reply = chatReplyFrom(previous, message, null, context);
+      const done: ReplyOutcome = { kind: 'stored', reply, message: previous };
+      return { replyId: previous._id, alreadyStored: true, done: Promise.resolve(done) };
+    }
+    if (!replies.isAccepting()) throw new AppError('shutting_down');
+    const options = await speaker(userId, {
+      personality: input.personality ?? sent.session.personality,
+      voiceId: input.voiceId,
+      avatarId: input.avatarId,
+    });
+    // Not in flight here, so interrupted (a crash, a stop): answered anew in its place.
+    if (previous) await messages.delete(userId, previous._id);
+    const replyId = deps.newId();
+    const run = new ReplyRun(runDeps, { replyId, userId, userMessage: message, options });
+    const started = await replies.start(
+      { replyId, userId, sessionId: message.sessionId, userMessageId: message._id },
+      run,
+    );
+    return { replyId: started.replyId, alreadyStored: false, done: started.done };
+  }
+
+  return {
+    /** Stores the message, then starts (or finds) its reply; resolves when it is stored, before the reply. */
+    async submit(userId: string, input: SubmitInput, options: SubmitOptions = {}): Promise<Submitted> {
+      const sent = await store(userId, input, options.originSocketId);
+      await options.onStored?.(sent);
+      return { ...sent, reply: await ensureReply(userId, sent, input) };
+    },
+  };
+}
+
+export type SubmitService = ReturnType<typeof createSubmitService>;
+
+/** The reply a REST edge answers with (`POST /message`, `/message-audio`); a failed one is its error. */
+export async function settledReply(handle: ReplyHandle): Promise<Extract<ReplyOutcome, { kind: 'stored' }>> {
+  const outcome = await handle.done;
+  if (outcome.kind === 'failed') throw new AppError(outcome.code);
+  return outcome;
+}
