@@ -1,7 +1,6 @@
 import { Vector3 } from 'three';
 import type { PartList, Slot } from './assemble.ts';
 import type { Rig, Side } from './rig.ts';
-import { FINGER_NAMES } from './rig.ts';
 import { ellipsoid, lathe, mirrorX, tube } from './shapes.ts';
 import type { SkinSpec } from './skinning.ts';
 
@@ -126,19 +125,34 @@ export function addArms(ctx: Ctx, a: ArmParams): void {
     .setX(L('Arm').x - 0.035);
   const elbow = L('ForeArm');
   const wrist = L('Hand');
-  const length = wrist.x - start.x;
-  const endX = start.x + a.sleeveEnd * length;
+  // The forearm may bend forward at rest (rig.ts elbowBend): everything below goes by the
+  // distance along the arm, not by x.
+  const upper = elbow.distanceTo(start);
+  const length = upper + wrist.distanceTo(elbow);
+  const e = upper / length;
   const flare = a.flare ?? 0;
   const radius = (t: number): [number, number] => {
-    const x = start.x + t * length;
-    const e = (elbow.x - start.x) / length;
+    const d = (t - a.sleeveEnd) * length;
     let r = t < e ? r0 + (r1 - r0) * (t / e) : r1 + (r2 - r1) * ((t - e) / (1 - e));
-    if (flare > 0 && x < endX) r += flare * Math.max(0, (x - endX + 0.12) / 0.12) ** 2;
-    if (x < endX) r += 0.004;
-    return [r, r * 1.02];
+    if (flare > 0 && d < 0) r += flare * Math.max(0, (d + 0.12) / 0.12) ** 2;
+    if (d < 0) r += 0.004;
+    // The wrist flattens towards the palm's slab (thinner across Y than Z), so the arm's end
+    // stays inside the hand rather than bulging out of its back.
+    const w = Math.min(1, Math.max(0, (t - 0.8) / 0.2)) ** 2;
+    return [r * (1 - 0.34 * w), r * (1.02 - 0.12 * w)];
   };
-  const g = tube([start, elbow, wrist.clone().setX(wrist.x - 0.004)], radius, { radial: 16, perSegment: 8 });
-  const color = (p: Vector3) => (Math.abs(p.x) < endX ? a.sleeve : a.skin);
+  const forearm = wrist.clone().sub(elbow).normalize();
+  const g = tube([start, elbow, wrist.clone().addScaledVector(forearm, 0.002)], radius, {
+    radial: 16,
+    perSegment: 8,
+    capReach: 0.3,
+  });
+  const along = (p: Vector3) => {
+    const q = p.clone().setX(Math.abs(p.x));
+    const onUpper = q.clone().sub(start).dot(elbow.clone().sub(start)) / upper;
+    return onUpper < upper ? onUpper / length : e + q.clone().sub(elbow).dot(forearm) / length;
+  };
+  const color = (p: Vector3) => (along(p) < a.sleeveEnd ? a.sleeve : a.skin);
   const chain = (side: Side): SkinSpec => ({
     chain: [`${side}Shoulder`, `${side}Arm`, `${side}ForeArm`, `${side}Hand`],
     blend: 0.065,
@@ -146,61 +160,14 @@ export function addArms(ctx: Ctx, a: ArmParams): void {
   mirrored(ctx, () => g, { color, skin: chain, slot: a.slot ?? 'cloth' });
   if (a.cuff && a.sleeveEnd < 1) {
     const rc = radius(a.sleeveEnd)[0] + 0.004;
-    const cuff = tube(
-      [new Vector3(endX - 0.012, start.y, 0), new Vector3(endX + 0.004, start.y, 0)],
-      () => [rc, rc],
-      {
-        radial: 16,
-        perSegment: 2,
-        caps: [false, false],
-      },
-    );
-    mirrored(ctx, () => cuff, { color: a.cuff, skin: chain, slot: 'cloth' });
-  }
-}
-
-export interface HandParams {
-  color: string;
-  /** Mitten-like chunky fingers (golem, robots). */
-  chunky?: number;
-  slot?: Slot;
-}
-
-export function addHands(ctx: Ctx, h: HandParams): void {
-  const k = h.chunky ?? 1;
-  const wrist = rest(ctx, 'LeftHand');
-  const palmLen = ctx.rig.proportions.palmLength;
-  // The palm: a soft block from the wrist to the knuckles, widening towards the fingers.
-  const palm = tube(
-    [
-      new Vector3(wrist.x + 0.008, wrist.y - 0.002, 0),
-      new Vector3(wrist.x + palmLen * 0.92, wrist.y - 0.002, 0),
-    ],
-    (t) => [(0.025 - 0.007 * t) * k, (0.031 + 0.008 * t) * k],
-    { radial: 16, perSegment: 4 },
-  );
-  mirrored(ctx, () => palm, { color: h.color, skin: (s) => ({ rigid: `${s}Hand` }), slot: h.slot ?? 'skin' });
-  for (const finger of FINGER_NAMES) {
-    const pts = [1, 2, 3, 4].map((i) => rest(ctx, `LeftHand${finger}${i}`));
-    const r = (finger === 'Thumb' ? 0.0125 : finger === 'Pinky' ? 0.0095 : 0.0108) * k;
-    const first = pts[0] as Vector3;
-    // Start the finger inside the palm so the knuckle reads as one shape.
-    const inside = first
-      .clone()
-      .add(new Vector3(finger === 'Thumb' ? -0.012 : -0.015, 0, finger === 'Thumb' ? -0.01 : 0));
-    const g = tube([inside, ...pts], (t) => [r * (1 - 0.18 * t), r * (1 - 0.18 * t) * 0.92], {
-      radial: 8,
+    const at = (t: number) =>
+      t < e ? start.clone().lerp(elbow, t / e) : elbow.clone().addScaledVector(forearm, (t - e) * length);
+    const cuff = tube([at(a.sleeveEnd - 0.012 / length), at(a.sleeveEnd + 0.004 / length)], () => [rc, rc], {
+      radial: 16,
       perSegment: 2,
-      up: new Vector3(0, 1, 0),
+      caps: [false, false],
     });
-    mirrored(ctx, () => g, {
-      color: h.color,
-      skin: (s) => ({
-        chain: [`${s}Hand`, `${s}Hand${finger}1`, `${s}Hand${finger}2`, `${s}Hand${finger}3`],
-        blend: 0.008,
-      }),
-      slot: h.slot ?? 'skin',
-    });
+    mirrored(ctx, () => cuff, { color: a.cuff, skin: chain, slot: 'cloth' });
   }
 }
 

@@ -1,9 +1,10 @@
-import { Bone, Vector3 } from 'three';
+import { Bone, Matrix4, Vector3 } from 'three';
 
 /**
- * The canonical rig (ARCHITECTURE §6): Mixamo bone names without prefix, 68 bones, rest T-pose,
- * Y up, facing +Z, the character's left on +X. Every bone keeps an identity rotation: a bone's
- * local frame is the world frame, so "rotate LeftArm 70° about Z" means the same on every avatar.
+ * The canonical rig (ARCHITECTURE §6): Mixamo bone names without prefix, 68 bones, rest T-pose
+ * (level upper arms, soft elbows, relaxed hands), Y up, facing +Z, the character's left on +X.
+ * Every bone keeps an identity rotation: a bone's local frame is the world frame, so "rotate
+ * LeftArm 70° about Z" means the same on every avatar.
  */
 
 export const FINGER_NAMES = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'] as const;
@@ -36,6 +37,13 @@ export interface Proportions {
   /** Knuckles of the middle finger, from the wrist. */
   palmLength: number;
   fingerLength: number;
+  /** Scales the hand's bones (the golem's big stone hands). */
+  handScale: number;
+  /**
+   * The forearms' forward bend at rest (rad): soft elbows, so the arms hang relaxed once the
+   * engine lowers them. The upper arms stay level, so the rest pose still reads as a T-pose.
+   */
+  elbowBend: number;
   eyeX: number;
   eyeY: number;
   eyeZ: number;
@@ -62,14 +70,36 @@ export const BASE_PROPORTIONS: Proportions = {
   armX: 0.16,
   elbowX: 0.39,
   wristX: 0.6,
-  palmLength: 0.07,
-  fingerLength: 0.046,
+  palmLength: 0.066,
+  fingerLength: 0.052,
+  handScale: 1,
+  elbowBend: 0.24,
   eyeX: 0.058,
   eyeY: 1.44,
   eyeZ: 0.07,
   jawY: 1.37,
   jawZ: 0.02,
 };
+
+/**
+ * The left forearm's rest turn: a rotation about the elbow (about −Y, towards +Z) taking the
+ * straight T-pose forearm, hand and fingers to where they rest. The right side mirrors it.
+ */
+export function forearmBend(p: Proportions): Matrix4 {
+  const elbow = new Vector3(p.elbowX, p.shoulderY, 0);
+  return new Matrix4()
+    .makeTranslation(elbow.x, elbow.y, elbow.z)
+    .multiply(new Matrix4().makeRotationY(-p.elbowBend))
+    .multiply(new Matrix4().makeTranslation(-elbow.x, -elbow.y, -elbow.z));
+}
+
+/** `forearmBend` for a side: the right one is the left mirrored across X. */
+function bendFor(side: Side, p: Proportions): Matrix4 {
+  const m = forearmBend(p);
+  if (side === 'Left') return m;
+  const mirror = new Matrix4().makeScale(-1, 1, 1);
+  return mirror.clone().multiply(m).multiply(mirror);
+}
 
 export interface Rig {
   root: Bone;
@@ -87,34 +117,66 @@ interface BoneDef {
   at: Vector3;
 }
 
+/** Where each finger starts on the hand (from the wrist, left hand, before `handScale`). */
+const FINGER_ROOTS: Record<(typeof FINGER_NAMES)[number], { x: number; y: number; z: number; len: number }> =
+  {
+    Thumb: { x: 0.012, y: -0.007, z: 0.01, len: 0.85 },
+    Index: { x: 1, y: 0.001, z: 0.021, len: 0.94 },
+    Middle: { x: 1.04, y: 0.002, z: 0.007, len: 1 },
+    Ring: { x: 0.99, y: 0.001, z: -0.007, len: 0.95 },
+    Pinky: { x: 0.9, y: -0.001, z: -0.02, len: 0.78 },
+  };
+
+/**
+ * A relaxed hand, left side (the right mirrors it): the fingers fan out a little and curl
+ * towards the palm, more from index to pinky (the natural cascade of a resting hand); the thumb
+ * heads forward and down, slightly flexed. Radians per joint, about −Z (towards the palm of a
+ * T-pose, palm down).
+ */
+const FINGER_CURL: Record<(typeof FINGER_NAMES)[number], number> = {
+  Thumb: 0.18,
+  Index: 0.16,
+  Middle: 0.22,
+  Ring: 0.27,
+  Pinky: 0.32,
+};
+const FINGER_SPLAY: Record<(typeof FINGER_NAMES)[number], number> = {
+  Thumb: 0,
+  Index: 0.07,
+  Middle: 0.01,
+  Ring: -0.06,
+  Pinky: -0.14,
+};
+
 function fingerDefs(side: Side, p: Proportions): BoneDef[] {
   const s = side === 'Left' ? 1 : -1;
+  const k = p.handScale;
   const hand = `${side}Hand`;
-  const y = p.shoulderY - 0.005;
+  const y = p.shoulderY - 0.003 * k;
   const defs: BoneDef[] = [];
-  // Knuckle rows: thumb forward and in, the four fingers fanned across Z.
-  const roots: Record<(typeof FINGER_NAMES)[number], { x: number; y: number; z: number; len: number }> = {
-    Thumb: { x: 0.022, y: -0.012, z: 0.028, len: 0.8 },
-    Index: { x: p.palmLength, y: 0, z: 0.022, len: 0.95 },
-    Middle: { x: p.palmLength + 0.004, y: 0, z: 0.0075, len: 1 },
-    Ring: { x: p.palmLength - 0.002, y: 0, z: -0.0075, len: 0.93 },
-    Pinky: { x: p.palmLength - 0.01, y: -0.002, z: -0.022, len: 0.78 },
-  };
   for (const finger of FINGER_NAMES) {
-    const r = roots[finger];
-    const seg = (p.fingerLength * r.len) / 3;
-    // The thumb heads forward and out; the fingers run along +X, curling down a little at each
-    // joint: a relaxed hand, not a paddle, once the arms come down.
-    const dir = finger === 'Thumb' ? new Vector3(0.72 * s, -0.22, 0.66).normalize() : new Vector3(s, 0, 0);
-    const curl = finger === 'Thumb' ? 0 : 0.2;
-    let at = new Vector3(p.wristX * s + r.x * s, y + r.y, r.z);
+    const r = FINGER_ROOTS[finger];
+    const thumb = finger === 'Thumb';
+    const seg = (p.fingerLength * k * r.len) / 3;
+    // The thumb's base bone (its metacarpal) is longer; the fingers' three phalanges shorten.
+    const lengths = thumb ? [seg * 1.5, seg * 1.05, seg * 0.9] : [seg * 1.2, seg * 0.98, seg * 0.82];
+    const dir = thumb
+      ? new Vector3(0.78 * s, -0.34, 0.52).normalize()
+      : new Vector3(s, 0, 0).applyAxisAngle(new Vector3(0, 1, 0), FINGER_SPLAY[finger] * -s);
+    // The flexion axis: perpendicular to the finger and the palm's normal (−Y), the thumb's
+    // turned towards the palm's centre.
+    const axis = thumb ? new Vector3(-0.54 * s, -0.52, 0.25).normalize() : new Vector3(0, 0, 1);
+    const curl = FINGER_CURL[finger];
+    const rootX = thumb ? r.x * k : p.palmLength * k * r.x;
+    let at = new Vector3(p.wristX * s + rootX * s, y + r.y * k, r.z * k);
     let parent = hand;
     for (let i = 1; i <= 4; i++) {
       const name = `${side}Hand${finger}${i}`;
       defs.push({ name, parent, at: at.clone() });
       parent = name;
-      at = at.clone().addScaledVector(dir, seg);
-      dir.applyAxisAngle(new Vector3(0, 0, 1), -curl * s);
+      if (i === 4) break;
+      dir.applyAxisAngle(axis, -curl * s * (thumb && i === 1 ? 0.4 : 1));
+      at = at.clone().addScaledVector(dir, lengths[i - 1] ?? seg);
     }
   }
   return defs;
@@ -137,12 +199,13 @@ function boneDefs(p: Proportions): BoneDef[] {
   for (const side of SIDES) {
     const s = side === 'Left' ? 1 : -1;
     const y = p.shoulderY;
+    const bend = bendFor(side, p);
     defs.push(
       { name: `${side}Shoulder`, parent: 'Spine2', at: v(p.shoulderX * s, y) },
       { name: `${side}Arm`, parent: `${side}Shoulder`, at: v(p.armX * s, y) },
       { name: `${side}ForeArm`, parent: `${side}Arm`, at: v(p.elbowX * s, y) },
-      { name: `${side}Hand`, parent: `${side}ForeArm`, at: v(p.wristX * s, y) },
-      ...fingerDefs(side, p),
+      { name: `${side}Hand`, parent: `${side}ForeArm`, at: v(p.wristX * s, y).applyMatrix4(bend) },
+      ...fingerDefs(side, p).map((d) => ({ ...d, at: d.at.applyMatrix4(bend) })),
     );
   }
   for (const side of SIDES) {

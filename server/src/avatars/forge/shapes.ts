@@ -85,9 +85,20 @@ function smoothProfile(points: [number, number][]): [number, number][] {
 export function tube(
   path: Vector3[],
   radius: (t: number) => [number, number],
-  opts: { radial?: number; up?: Vector3; caps?: [boolean, boolean]; perSegment?: number } = {},
+  opts: {
+    radial?: number;
+    up?: Vector3;
+    caps?: [boolean, boolean];
+    perSegment?: number;
+    /** Cross-section superellipse exponent: 2 an ellipse, 3–4 a rounded rectangle (a palm). */
+    exponent?: number;
+    /** How far the end caps reach, as a share of the end's smaller radius (0.9: a dome). */
+    capReach?: number;
+  } = {},
 ): BufferGeometry {
   const radial = opts.radial ?? 14;
+  const e = 2 / (opts.exponent ?? 2);
+  const se = (v: number) => Math.sign(v) * Math.abs(v) ** e;
   const up = opts.up ?? new Vector3(0, 0, 1);
   const caps = opts.caps ?? [true, true];
   const perSegment = opts.perSegment ?? 4;
@@ -119,7 +130,7 @@ export function tube(
     const out: typeof rings = [];
     for (let k = 1; k <= capRings; k++) {
       const a = (k / capRings) * (Math.PI / 2);
-      const reach = Math.min(ring.r[0], ring.r[1]) * 0.9;
+      const reach = Math.min(ring.r[0], ring.r[1]) * (opts.capReach ?? 0.9);
       out.push({
         ...ring,
         c: ring.c.clone().addScaledVector(ring.t, dir * Math.sin(a) * reach),
@@ -141,8 +152,8 @@ export function tube(
       const a = (j / radial) * Math.PI * 2;
       const p = ring.c
         .clone()
-        .addScaledVector(ring.n, Math.cos(a) * ring.r[0])
-        .addScaledVector(ring.b, Math.sin(a) * ring.r[1]);
+        .addScaledVector(ring.n, se(Math.cos(a)) * ring.r[0])
+        .addScaledVector(ring.b, se(Math.sin(a)) * ring.r[1]);
       positions.push(p.x, p.y, p.z);
     }
   }

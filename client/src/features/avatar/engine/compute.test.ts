@@ -110,6 +110,40 @@ describe('spec §9 clamps', () => {
   });
 });
 
+describe('gestures use the fingers (AV-5)', () => {
+  /** A gesture's frame at its middle, on a rig with finger bones. */
+  const midGesture = (gesture: (typeof GESTURES)[number]) => {
+    const base = stateFor({ fingers: true });
+    return computeFrame(
+      { ...base, gestures: [{ gesture, startMs: 0, endMs: 4000, returnStartMs: null }] },
+      2000,
+    );
+  };
+  /** Canonical curl of a finger bone towards the palm of a T-pose: −z on the left, +z on the right. */
+  const curl = (frame: ReturnType<typeof computeFrame>, bone: string) =>
+    (frame.bones[bone]?.[2] ?? 0) * (bone.startsWith('Left') ? -1 : 1);
+
+  it('angry clenches both fists: every finger joint curls towards the palm', () => {
+    const frame = midGesture('angry');
+    for (const side of ['Left', 'Right'])
+      for (const finger of ['Index', 'Middle', 'Ring', 'Pinky'])
+        for (const n of [1, 2, 3]) expect(curl(frame, `${side}Hand${finger}${n}`)).toBeGreaterThan(1);
+  });
+
+  it('greeting opens the waving hand and leaves the other one relaxed', () => {
+    const frame = midGesture('greeting');
+    expect(curl(frame, 'RightHandIndex1')).toBeLessThan(0);
+    expect(curl(frame, 'RightHandPinky2')).toBeLessThan(0);
+    expect(frame.bones.LeftHandIndex1 ?? [0, 0, 0]).toEqual([0, 0, 0]);
+  });
+
+  it('thinking curls the chin hand but keeps its index finger nearly straight', () => {
+    const frame = midGesture('thinking');
+    expect(curl(frame, 'RightHandMiddle2')).toBeGreaterThan(0.8);
+    expect(curl(frame, 'RightHandIndex2')).toBeLessThan(0.3);
+  });
+});
+
 describe('face: blinks, visemes and emotions share the face', () => {
   it('a blink never changes the viseme weights, and the blink wins over a squint', () => {
     const base = stateFor();

@@ -1,4 +1,5 @@
-import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addTorso } from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addTorso } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addEars } from '../accessories.ts';
 import { addHair } from '../hair.ts';

@@ -1,5 +1,6 @@
 import { Vector3 } from 'three';
-import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addSkirt, addTorso, hash3 } from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso, hash3 } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addAntlers, addEars } from '../accessories.ts';
 import { addHair } from '../hair.ts';

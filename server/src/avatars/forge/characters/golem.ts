@@ -1,5 +1,6 @@
 import { ConeGeometry, DodecahedronGeometry, Vector3 } from 'three';
-import { addArms, addHands, addLegs, addNeck, addShoes, addTorso, hash3, mirrored } from '../body.ts';
+import { addArms, addLegs, addNeck, addShoes, addTorso, hash3, mirrored, rest } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { mix } from '../face.ts';
 import { addHair } from '../hair.ts';
@@ -22,6 +23,7 @@ export const golem: CharacterSpec = {
     armX: 0.2,
     elbowX: 0.41,
     wristX: 0.6,
+    handScale: 1.4,
     shoulderX: 0.05,
     hipX: 0.105,
     shoulderY: 1.19,
@@ -68,7 +70,7 @@ export const golem: CharacterSpec = {
     });
     addNeck(ctx, 0.05, STONE_DARK);
     addArms(ctx, { skin: STONE, sleeve: STONE, sleeveEnd: 1, radii: [0.08, 0.066, 0.08], slot: 'skin' });
-    addHands(ctx, { color: STONE_DARK, chunky: 1.75 });
+    addHands(ctx, { color: STONE_DARK, chunky: 1.3, nails: null });
     addLegs(ctx, { color: () => STONE, radii: [0.112, 0.096, 0.09], slot: 'skin' });
     addShoes(ctx, { color: STONE_DARK, size: 1.4, slot: 'skin' });
     // Boulders on the shoulders, a glowing rune on the chest.
@@ -102,8 +104,11 @@ export const golem: CharacterSpec = {
       mirrored(ctx, () => g, { color: () => '#ffc46a', skin: () => ({ rigid: 'Spine2' }), slot: 'glow' });
     }
     // Rocky plates on the forearms and knees, and a mossy belt.
+    const forearm = rest(ctx, 'LeftForeArm')
+      .lerp(rest(ctx, 'LeftHand'), 0.47)
+      .add(new Vector3(0, 0.04, 0));
     for (const [bone, at, r] of [
-      ['ForeArm', [0.5, 1.23, 0], 0.05],
+      ['ForeArm', forearm.toArray(), 0.05],
       ['Leg', [0.108, 0.42, 0.07], 0.055],
     ] as const) {
       const g = place(new DodecahedronGeometry(r, 0), {

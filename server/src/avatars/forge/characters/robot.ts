@@ -1,5 +1,6 @@
 import { Vector3 } from 'three';
-import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addTorso, mirrored, rest } from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addTorso, mirrored, rest } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { sidePoint } from '../accessories.ts';
 import { ellipsoid, lathe, tube } from '../shapes.ts';
@@ -45,7 +46,7 @@ export const robot: CharacterSpec = {
     });
     addNeck(ctx, 0.03, DARK);
     addArms(ctx, { skin: METAL, sleeve: METAL, sleeveEnd: 1, radii: [0.04, 0.034, 0.032], slot: 'metal' });
-    addHands(ctx, { color: DARK, chunky: 1.15, slot: 'metal' });
+    addHands(ctx, { color: DARK, chunky: 1.15, slot: 'metal', nails: null });
     addLegs(ctx, { color: () => DARK, radii: [0.06, 0.05, 0.042], slot: 'metal' });
     addShoes(ctx, { color: '#1d2026', sole: CYAN, size: 1.08 });
     // Joints: dark balls at shoulders, elbows and knees.

@@ -1,16 +1,6 @@
 import { Vector3 } from 'three';
-import {
-  TORSO,
-  addArms,
-  addHands,
-  addLegs,
-  addNeck,
-  addShoes,
-  addSkirt,
-  addTorso,
-  mirrored,
-  rest,
-} from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso, mirrored, rest } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addBun, sidePoint } from '../accessories.ts';
 import { addHair } from '../hair.ts';
@@ -56,7 +46,7 @@ export const robotina: CharacterSpec = {
     });
     addNeck(ctx, 0.028, '#9aa7ad');
     addArms(ctx, { skin: SHELL, sleeve: SHELL, sleeveEnd: 1, radii: [0.036, 0.03, 0.027], slot: 'gloss' });
-    addHands(ctx, { color: SHELL, slot: 'gloss' });
+    addHands(ctx, { color: SHELL, slot: 'gloss', nails: null });
     addLegs(ctx, { color: (y) => (y < 0.3 ? TEAL : SHELL), radii: [0.058, 0.045, 0.036], slot: 'gloss' });
     addShoes(ctx, { color: TEAL, sole: DEEP, shaft: 0.16 });
     addSkirt(ctx, {

@@ -1,15 +1,6 @@
 import { Vector3 } from 'three';
-import {
-  TORSO,
-  addArms,
-  addHands,
-  addLegs,
-  addNeck,
-  addShoes,
-  addSkirt,
-  addTorso,
-  mirrored,
-} from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso, mirrored } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addBun, addEars, addHeadband, addPonytail } from '../accessories.ts';
 import { addHair } from '../hair.ts';

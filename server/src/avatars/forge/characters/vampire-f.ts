@@ -1,5 +1,6 @@
 import { Vector3 } from 'three';
-import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
+import { addHands } from '../hands.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addEars } from '../accessories.ts';
 import { addHair } from '../hair.ts';
@@ -42,7 +43,7 @@ export const vampireF: CharacterSpec = {
       cuff: CRIMSON,
       radii: [0.038, 0.031, 0.026],
     });
-    addHands(ctx, { color: SKIN });
+    addHands(ctx, { color: SKIN, nails: '#5a1426' });
     addLegs(ctx, { color: () => BLACK, radii: [0.06, 0.046, 0.034] });
     addShoes(ctx, { color: BLACK, sole: CRIMSON, shaft: 0.05 });
     addSkirt(ctx, {

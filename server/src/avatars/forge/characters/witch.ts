@@ -1,5 +1,6 @@
 import { Vector3 } from 'three';
-import { TORSO, addArms, addHands, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
+import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
+import { addHands } from '../hands.ts';
 import { addEars } from '../accessories.ts';
 import type { CharacterSpec } from '../character.ts';
 import { addHair } from '../hair.ts';

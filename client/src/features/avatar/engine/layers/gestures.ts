@@ -30,11 +30,36 @@ export interface GestureClip {
   hipsDrop?: number;
 }
 
+const FOUR_FINGERS = ['Index', 'Middle', 'Ring', 'Pinky'] as const;
+
+/**
+ * Finger poses, relative to the model's own resting hand. `curl` (rad per joint) bends the four
+ * fingers towards the palm of the canonical T-pose (palm down: −z on the left, +z on the right);
+ * a negative curl opens the hand. The thumb folds across the palm by `thumb`. Rigs without
+ * finger bones ignore these.
+ */
+function hand(side: 'Left' | 'Right', curl: number, thumb = curl * 0.6, index = curl): Pose {
+  const s = side === 'Left' ? 1 : -1;
+  const pose: Record<string, Vec3> = {};
+  for (const finger of FOUR_FINGERS)
+    for (const n of [1, 2, 3])
+      pose[`${side}Hand${finger}${n}`] = [0, 0, -(finger === 'Index' ? index : curl) * s];
+  // The thumb turns about an axis across the base of the palm (towards the little finger).
+  for (const n of [1, 2, 3])
+    pose[`${side}HandThumb${n}`] = [-0.55 * s * thumb, -0.5 * thumb, 0.25 * s * thumb];
+  return pose;
+}
+const hands = (curl: number, thumb?: number): Pose => ({
+  ...hand('Left', curl, thumb),
+  ...hand('Right', curl, thumb),
+});
+
 const wave: Pose = {
   RightArm: [0, 0.35, -1.45],
   RightForeArm: [0, 0.2, -1.2],
   RightHand: [0, 0, -0.1],
   Head: [0, -0.06, -0.05],
+  ...hand('Right', -0.22, -0.1),
 };
 
 const thinking: Pose = {
@@ -46,6 +71,8 @@ const thinking: Pose = {
   Head: [0.1, 0.12, 0.1],
   LeftEye: [-0.15, 0.1, 0],
   RightEye: [-0.15, 0.1, 0],
+  ...hand('Right', 0.95, 0.5, 0.2),
+  ...hand('Left', 0.35),
 };
 
 const celebration: Pose = {
@@ -56,6 +83,7 @@ const celebration: Pose = {
   Spine: [-0.05, 0, 0],
   Spine2: [-0.06, 0, 0],
   Head: [-0.12, 0, 0],
+  ...hands(-0.18, -0.1),
 };
 
 const comforting: Pose = {
@@ -65,6 +93,7 @@ const comforting: Pose = {
   RightForeArm: [0, 0.7, 0],
   Spine1: [0.08, 0, 0],
   Head: [0.1, 0, 0.12],
+  ...hands(0.15),
 };
 
 const surprise: Pose = {
@@ -75,6 +104,7 @@ const surprise: Pose = {
   Spine: [-0.06, 0, 0],
   Spine2: [-0.05, 0, 0],
   Head: [-0.12, 0, 0],
+  ...hands(-0.3, -0.2),
 };
 
 const angry: Pose = {
@@ -86,6 +116,7 @@ const angry: Pose = {
   RightShoulder: [0, 0, -0.1],
   Spine1: [0.08, 0, 0],
   Head: [0.1, 0, 0],
+  ...hands(1.35, 0.9),
 };
 
 const laughing: Pose = {
@@ -95,6 +126,7 @@ const laughing: Pose = {
   RightForeArm: [0, 1, 0],
   Spine1: [-0.08, 0, 0],
   Head: [-0.15, 0, 0],
+  ...hands(0.4),
 };
 
 const clapping: Pose = {
@@ -103,6 +135,7 @@ const clapping: Pose = {
   LeftForeArm: [0, -1.2, 0],
   RightForeArm: [0, 1.2, 0],
   Head: [0.04, 0, 0],
+  ...hands(-0.2, 0),
 };
 
 /** A real kneel bends the legs further than spec §9 allows; compute.ts clamps them to ±0.5. */
