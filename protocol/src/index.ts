@@ -16,6 +16,7 @@ export * from './rest/voice-uploads.ts';
 export * from './rest/avatars.ts';
 export * from './rest/avatar-uploads.ts';
 export * from './rig.ts';
+export * from './avatar-model.ts';
 export * from './rest/routes.ts';
 export * from './socket/chat.ts';
 export * from './socket/events.ts';

@@ -47,6 +47,10 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     avatar_not_ready:
       'This avatar is not ready yet: its model is still being processed or processing failed.',
     avatar_not_cancellable: 'Only an avatar that is still processing can be cancelled.',
+    avatar_model_invalid: 'This .glb file is damaged or incomplete, so it cannot be used.',
+    avatar_too_complex: 'This model is too complex to process safely.',
+    avatar_texture_too_large: 'A texture in this model is too large.',
+    avatar_extension_unsupported: 'This model uses a format Alma cannot display.',
     payments_maintenance:
       'Paid plans are in maintenance: upgrades, billing, cancellation and reactivation are disabled for now. Contact support to upgrade to Pro.',
     no_active_subscription:
@@ -100,6 +104,10 @@ export const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     avatar_limit_reached: 'Has alcanzado el máximo de avatares personalizados de tu plan.',
     avatar_not_ready: 'Este avatar aún no está listo: su modelo se está procesando o el procesamiento falló.',
     avatar_not_cancellable: 'Solo se puede cancelar un avatar que todavía se está procesando.',
+    avatar_model_invalid: 'Este archivo .glb está dañado o incompleto y no se puede usar.',
+    avatar_too_complex: 'Este modelo es demasiado complejo para procesarlo de forma segura.',
+    avatar_texture_too_large: 'Una textura de este modelo es demasiado grande.',
+    avatar_extension_unsupported: 'Este modelo usa un formato que Alma no puede mostrar.',
     payments_maintenance:
       'Los planes de pago están en mantenimiento: la mejora de plan, la facturación, la cancelación y la reactivación están desactivadas por ahora. Contacta con soporte para pasar a Pro.',
     // Spec §8: "No tienes una suscripción activa" maps to the full no-active-subscription text.
@@ -178,20 +186,26 @@ export function fieldMessage(language: Language, code: string): string {
 export const AVATAR_FAILURE_MESSAGES: Record<Language, Record<AvatarFailureCode, string>> = {
   en: {
     invalid_glb: 'The file is not a valid glTF binary (.glb).',
+    model_rejected: 'The model did not pass the checks before processing.',
     validation_failed: 'The model has errors the glTF validator reports; export it again and retry.',
     unreadable_model: 'The model could not be read; it may be damaged.',
     empty_model: 'The model contains no meshes to show.',
     timeout: 'Processing took longer than the 5-minute limit.',
+    too_complex:
+      'Processing this model needed more computing time or memory than its size allows. Simplify it (fewer vertices, smaller textures) and try again.',
     processing_failed: 'Avatar processing failed. Please try again.',
     interrupted: 'Processing was interrupted by a server restart. Please try again.',
   },
   es: {
     invalid_glb: 'El archivo no es un glTF binario (.glb) válido.',
+    model_rejected: 'El modelo no superó las comprobaciones previas al procesamiento.',
     validation_failed:
       'El modelo tiene errores que señala el validador glTF; expórtalo de nuevo e inténtalo otra vez.',
     unreadable_model: 'No se pudo leer el modelo; puede estar dañado.',
     empty_model: 'El modelo no contiene mallas que mostrar.',
     timeout: 'El procesamiento superó el límite de 5 minutos.',
+    too_complex:
+      'Procesar este modelo necesitó más tiempo de cálculo o memoria de lo que permite su tamaño. Simplifícalo (menos vértices, texturas más pequeñas) y vuelve a intentarlo.',
     processing_failed: 'El procesamiento del avatar falló. Por favor, inténtalo de nuevo.',
     interrupted: 'Un reinicio del servidor interrumpió el procesamiento. Por favor, inténtalo de nuevo.',
   },

@@ -49,10 +49,12 @@ export type AvatarCapability = (typeof AVATAR_CAPABILITIES)[number];
 /** Why processing failed, as a code the client translates (the message is in the request's language). */
 export const AVATAR_FAILURE_CODES = [
   'invalid_glb',
+  'model_rejected',
   'validation_failed',
   'unreadable_model',
   'empty_model',
   'timeout',
+  'too_complex',
   'processing_failed',
   'interrupted',
 ] as const;
@@ -109,7 +111,14 @@ export const CustomAvatarSchema = z.object({
   estimatedTime: z.number().nonnegative(),
   isReady: z.boolean(),
   hasError: z.boolean(),
-  error: z.object({ code: z.enum(AVATAR_FAILURE_CODES), message: z.string() }).nullable(),
+  error: z
+    .object({
+      code: z.enum(AVATAR_FAILURE_CODES),
+      message: z.string(),
+      /** What the checks or the validator found, in plain words (AU-4). */
+      details: z.array(z.string()).optional(),
+    })
+    .nullable(),
   modelUrl: z.string().nullable(),
   modelPath: z.string().nullable(),
   modelFilename: z.string().nullable(),

@@ -151,7 +151,8 @@ export const UploadProgressSchema = z.object({
   status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
   progress: z.number().min(0).max(100),
   step: z.string(),
-  error: z.object({ message: z.string() }).optional(),
+  error: z.object({ message: z.string(), details: z.array(z.string()).optional() }).optional(),
 });
+export type UploadProgress = z.infer<typeof UploadProgressSchema>;
 
 export const SocketAckErrorSchema = z.object({ ok: z.literal(false), error: ErrorBodySchema });
