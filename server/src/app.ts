@@ -202,8 +202,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     blobs: createDiskBlobStore(join(config.dataDir, 'custom-voices')),
     // Avatars share the plan's total storage with voices (spec §3).
     otherStorageBytes: async (userId) => (await storage.customAvatars.usage(userId)).bytes,
-    // Called per upload, after avatarUploads below exists.
-    otherProcessingUploads: async (userId) => (await storage.customAvatars.usage(userId)).processing,
+    // Called per upload, after avatarUploads below exists; counts avatar checks in flight too.
+    otherProcessingUploads: async (userId) => (await avatarUploads.usage(userId)).processing,
     newId,
     clock,
     log: app.log,

@@ -95,8 +95,8 @@ const EnvSchema = z.object({
   // Reply audio files in DATA_DIR/audio (protocol/SPEC.md S-7).
   SPEECH_RETENTION_DAYS: intFrom(1, 3650).default(7),
   AUDIO_CLEANUP_INTERVAL_MIN: intFrom(1, 7 * 24 * 60).default(60),
-  // Custom avatar processing (protocol/SPEC.md AU-3): worker threads per instance.
-  AVATAR_WORKERS: intFrom(1, 8).default(1),
+  // Custom avatar processing (protocol/SPEC.md AU-3): worker threads per instance, shared fairly.
+  AVATAR_WORKERS: intFrom(1, 8).default(2),
 });
 
 /** An OAuth 2.0 client registered at an outside provider. */

@@ -302,7 +302,13 @@ export function pickCustomAvatar(source: CustomAvatarRecord): CustomAvatarRecord
     rigMetadata: copy(source.rigMetadata),
     animationConfig: copy(source.animationConfig),
     compatibility: copy(source.compatibility),
-    error: source.error ? { code: source.error.code, detail: source.error.detail } : null,
+    error: source.error
+      ? {
+          code: source.error.code,
+          detail: source.error.detail,
+          ...(source.error.findings?.length ? { findings: copy(source.error.findings) } : {}),
+        }
+      : null,
     completedAt: source.completedAt,
   };
 }

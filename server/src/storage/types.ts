@@ -1,6 +1,7 @@
 import type {
   AnimationConfig,
   AvatarFailureCode,
+  ModelFinding,
   AvatarProcessingStep,
   AvatarUploadStatus,
   CompatibilityReport,
@@ -369,7 +370,8 @@ export interface CustomAvatarProgress {
   rigMetadata: RigMetadata | null;
   animationConfig: AnimationConfig | null;
   compatibility: CompatibilityReport | null;
-  error: { code: AvatarFailureCode; detail: string } | null;
+  /** Why it failed; `findings` are what the checks or the validator found, shown to the user. */
+  error: { code: AvatarFailureCode; detail: string; findings?: ModelFinding[] } | null;
   completedAt: string | null;
 }
 

@@ -3,6 +3,7 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { malformedGlb, notGlb, TEST_MODELS } from '../../test-support/glb-models.ts';
+import { outOfRangeIndices } from '../../test-support/hostile-glb.ts';
 import { processModel, ProcessingError, type ProcessingResult } from './pipeline.ts';
 
 const models = {} as Record<keyof typeof TEST_MODELS, ProcessingResult>;
@@ -99,7 +100,12 @@ describe('processing uploaded models', () => {
 
   it.each([
     ['a file that is not glTF', notGlb(), 'invalid_glb'],
-    ['a GLB whose JSON is broken', malformedGlb(), 'validation_failed'],
+    [
+      'a GLB whose JSON is broken (refused by the checks before processing)',
+      malformedGlb(),
+      'model_rejected',
+    ],
+    ['a model the validator refuses', outOfRangeIndices(), 'validation_failed'],
   ])('rejects %s', async (_, bytes, code) => {
     const error = await processModel(bytes).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProcessingError);

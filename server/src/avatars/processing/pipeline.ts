@@ -1,8 +1,11 @@
+import type { ModelFinding } from '@alma/protocol';
 import { Logger } from '@gltf-transform/core';
 import { analyse, type Analysis } from './analyse.ts';
 import { gltfIO, hasGlbHeader } from './gltf-io.ts';
 import { inspectDocument, type ModelInspection } from './inspect.ts';
+import { bytesSource } from './byte-source.ts';
 import { optimiseDocument } from './optimise.ts';
+import { preflightGlb } from './preflight.ts';
 import { validateGlb } from './validate.ts';
 
 /**
@@ -36,8 +39,11 @@ export interface ProcessingResult {
 /** A failure the user can act on: `code` picks the localised message. */
 export class ProcessingError extends Error {
   constructor(
-    readonly code: 'invalid_glb' | 'validation_failed' | 'unreadable_model' | 'empty_model',
+    readonly code:
+      'invalid_glb' | 'model_rejected' | 'validation_failed' | 'unreadable_model' | 'empty_model',
     detail: string,
+    /** What the checks or the validator found, for the user. */
+    readonly findings: ModelFinding[] = [],
   ) {
     super(detail);
     this.name = 'ProcessingError';
@@ -54,6 +60,14 @@ export interface PipelineHooks {
 export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {}): Promise<ProcessingResult> {
   const { signal, onStep, analyseOnly = false } = hooks;
   if (!hasGlbHeader(bytes)) throw new ProcessingError('invalid_glb', 'not a glTF 2.0 binary (.glb)');
+  // The upload route ran these checks already; a job queued before they existed (AU-8) had not.
+  const preflight = await preflightGlb(bytesSource(bytes));
+  if (!preflight.ok)
+    throw new ProcessingError(
+      'model_rejected',
+      preflight.findings.map((f) => f.reason).join(', '),
+      preflight.findings,
+    );
 
   const validation = await validateGlb(bytes);
   if (validation.errors > 0) throw new ProcessingError('validation_failed', validation.messages.join('; '));

@@ -1,3 +1,4 @@
+import type { ModelFinding } from '@alma/protocol';
 import type { ProcessingError, ProcessingResult, ProcessingStep } from './pipeline.ts';
 
 /** Messages between run-job.ts and worker.ts. */
@@ -10,6 +11,13 @@ export interface WorkerInput {
 export type JobResult = Omit<ProcessingResult, 'model'>;
 
 export type WorkerMessage =
+  /** First message: the thread's kernel id, for its CPU time (thread-cpu.ts); null off Linux. */
+  | { type: 'thread'; threadId: number | null }
   | { type: 'step'; step: ProcessingStep; progress: number }
   | { type: 'done'; result: JobResult }
-  | { type: 'error'; code: ProcessingError['code'] | 'processing_failed'; message: string };
+  | {
+      type: 'error';
+      code: ProcessingError['code'] | 'processing_failed';
+      message: string;
+      findings: ModelFinding[];
+    };

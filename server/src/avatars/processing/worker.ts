@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { processModel, ProcessingError } from './pipeline.ts';
+import { currentThreadId } from './thread-cpu.ts';
 import type { WorkerInput, WorkerMessage } from './worker-protocol.ts';
 
 /**
@@ -10,6 +11,7 @@ import type { WorkerInput, WorkerMessage } from './worker-protocol.ts';
  */
 const input = workerData as WorkerInput;
 const post = (message: WorkerMessage) => parentPort?.postMessage(message);
+post({ type: 'thread', threadId: currentThreadId() });
 
 try {
   const bytes = new Uint8Array(await readFile(input.inputPath));
@@ -24,5 +26,6 @@ try {
     type: 'error',
     code: error instanceof ProcessingError ? error.code : 'processing_failed',
     message: error instanceof Error ? error.message : String(error),
+    findings: error instanceof ProcessingError ? error.findings : [],
   });
 }

@@ -6,10 +6,13 @@ import {
   AvatarUploadResponseSchema,
   CompatibilityCheckResponseSchema,
   routes,
+  fieldMessage,
   type CustomAvatar,
+  type Language,
 } from '@alma/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AvatarUploadsService, AvatarUploadInput } from './avatar-uploads.service.ts';
+import type { AvatarUploadFields, AvatarUploadsService } from './avatar-uploads.service.ts';
+import type { IncomingFile } from './receive.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
@@ -36,10 +39,11 @@ const statusOf = (a: CustomAvatar) => ({
 });
 
 /**
- * Spec §7 Uploads for avatars (SPEC.md AU-1…AU-9). The two multipart routes live in their own
- * scope with the multipart parser (every other route still refuses multipart with 415). Text
- * fields must come before the file part, as browsers' FormData sends them when appended first;
- * the file is streamed to disk, never held in memory.
+ * Spec §7 Uploads for avatars (SPEC.md AU-1…AU-11). The two multipart routes live in their own
+ * scope with the multipart parser (every other route still refuses multipart with 415). The file is
+ * streamed to disk, never held in memory, and checked as it arrives; the upload is recorded only
+ * once the whole request has been read and found well-formed — two files, too many fields or a
+ * field that breaks the rules refuse it with nothing stored (no record, no file, no slot).
  */
 export async function registerAvatarUploadRoutes(
   app: FastifyInstance,
@@ -47,59 +51,74 @@ export async function registerAvatarUploadRoutes(
 ): Promise<void> {
   const { avatarUploads } = deps;
 
-  /** Reads the multipart body up to the file part `fileField`, and hands its stream to `use`. */
-  async function withFile<T>(
+  const fieldsOf = (fields: Record<string, string>, language: Language) => {
+    const parsed = AvatarUploadFieldsSchema.safeParse(fields);
+    if (!parsed.success)
+      throw new AppError('validation_failed', { fields: fieldErrors(parsed.error, language) });
+    return parsed.data;
+  };
+
+  /**
+   * Reads the whole multipart body: text fields, and exactly one file part `fileField` whose
+   * stream goes to `take` (which receives and checks it). `finish` runs only when the body was
+   * read to its end without a problem; otherwise `abandon` undoes what `take` did.
+   */
+  async function readMultipart<S, T>(
     request: FastifyRequest,
     fileField: string,
-    use: (input: AvatarUploadInput) => Promise<T>,
+    step: {
+      take: (input: IncomingFile, fields: AvatarUploadFields) => Promise<S>;
+      finish: (staged: S, fields: AvatarUploadFields) => Promise<T>;
+      abandon: (staged: S) => Promise<void>;
+    },
   ): Promise<T> {
     const language = languageFromHeader(request.headers['accept-language']);
     if (!request.isMultipart())
       throw new AppError('unsupported_media_type', { detail: `${request.url} takes multipart/form-data` });
     const fields: Record<string, string> = {};
-    let result: { value: T } | null = null;
+    let staged: { value: S } | null = null;
     try {
-      for await (const part of request.parts({ limits: { fileSize: AVATAR_UPLOAD_MAX_BYTES } })) {
-        if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          continue;
+      try {
+        for await (const part of request.parts({ limits: { fileSize: AVATAR_UPLOAD_MAX_BYTES } })) {
+          if (part.type === 'field') {
+            if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+            continue;
+          }
+          if (part.fieldname !== fileField || staged) {
+            part.file.resume();
+            throw new AppError('validation_failed', {
+              fields: [
+                { field: part.fieldname, code: 'invalid', message: fieldMessage(language, 'invalid') },
+              ],
+              detail: `unexpected file part ${part.fieldname}`,
+            });
+          }
+          // Fields sent before the file are checked before its bytes are read.
+          const early = fieldsOf(fields, language);
+          const file = part.file;
+          staged = {
+            value: await step.take(
+              { file, fileName: part.filename || '', truncated: () => file.truncated, field: fileField },
+              early,
+            ),
+          };
         }
-        if (part.fieldname !== fileField || result) {
-          part.file.resume(); // an unexpected file part is drained and ignored
-          continue;
-        }
-        const parsed = AvatarUploadFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          part.file.resume();
-          throw new AppError('validation_failed', { fields: fieldErrors(parsed.error, language) });
-        }
-        const file = part.file;
-        result = {
-          value: await use({
-            file,
-            fileName: part.filename || '',
-            truncated: () => file.truncated,
-            fields: parsed.data,
-          }),
-        };
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('avatar_file_too_large', { detail: code });
+        throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
       }
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      const code = (error as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('avatar_file_too_large', { detail: code });
-      throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
+      if (!staged)
+        throw new AppError('validation_failed', {
+          fields: [{ field: fileField, code: 'required', message: fieldMessage(language, 'required') }],
+        });
+      const result = await step.finish(staged.value, fieldsOf(fields, language));
+      staged = null;
+      return result;
+    } finally {
+      if (staged) await step.abandon(staged.value);
     }
-    if (!result)
-      throw new AppError('validation_failed', {
-        fields: [
-          {
-            field: fileField,
-            code: 'required',
-            message: language === 'es' ? 'Este campo es obligatorio' : 'This field is required',
-          },
-        ],
-      });
-    return result.value;
   }
 
   await app.register(async (scope) => {
@@ -111,16 +130,22 @@ export async function registerAvatarUploadRoutes(
     // AU-1: checked and recorded as pending, answered at once (202); processing follows.
     scope.post(UPLOAD_PATH, options, async (request, reply) => {
       const language = languageFromHeader(request.headers['accept-language']);
-      const avatar = await withFile(request, 'avatar', (input) =>
-        avatarUploads.upload(request.userId ?? '', input, language),
-      );
+      const avatar = await readMultipart(request, 'avatar', {
+        take: (input) => avatarUploads.stage(request.userId ?? '', input, language),
+        finish: (staged, fields) => staged.commit(fields),
+        abandon: (staged) => staged.discard(),
+      });
       return reply.status(202).send(AvatarUploadResponseSchema.parse({ success: true, avatar }));
     });
 
+    // The check holds its slot while it runs, so its answer waits for the body's end like an upload.
     scope.post(CHECK_PATH, options, async (request) => {
-      const analysis = await withFile(request, 'model', (input) =>
-        avatarUploads.check(request.userId ?? '', input),
-      );
+      const language = languageFromHeader(request.headers['accept-language']);
+      const analysis = await readMultipart(request, 'model', {
+        take: async (input) => avatarUploads.check(request.userId ?? '', input, language),
+        finish: async (result) => result,
+        abandon: async () => undefined,
+      });
       return CompatibilityCheckResponseSchema.parse({
         success: true,
         compatibility: analysis.report,

@@ -1,23 +1,23 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   AVATAR_FAILURE_CODES,
-  AVATAR_FAILURE_MESSAGES,
   AVATAR_UPLOAD_MAX_BYTES,
   CUSTOM_AVATAR_NAME_MAX,
   PLAN_TABLE,
   ServerEvent,
-  customAvatarModelUrl,
   hasGlbExtension,
   isCustomAvatarId,
   type AvatarFailureCode,
+  type AvatarUploadFieldsSchema,
   type CustomAvatar,
   type Language,
   type PlanLimits,
 } from '@alma/protocol';
+import type { z } from 'zod';
+import type { Analysis } from '../../avatars/processing/analyse.ts';
+import { cpuBudgetFor, JobFailure, runProcessingJob } from '../../avatars/processing/run-job.ts';
+import type { JobResult } from '../../avatars/processing/worker-protocol.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
@@ -28,16 +28,19 @@ import type {
   CustomAvatarRepository,
   UserRepository,
 } from '../../storage/types.ts';
-import { hasGlbHeader } from '../../avatars/processing/gltf-io.ts';
-import { JobFailure, runProcessingJob } from '../../avatars/processing/run-job.ts';
-import type { JobResult } from '../../avatars/processing/worker-protocol.ts';
+import { modelFileOf, progressOf, toCustomAvatar, uploadFileOf } from './custom-avatar.ts';
+import { createFairQueue } from './fair-queue.ts';
+import { checkReceivedGlb, receiveFile, refusal, type IncomingFile, type ReceivedFile } from './receive.ts';
+import { createUploadSlots } from './slots.ts';
 
 /**
- * Custom avatar uploads (spec §3, §4, §5, §7; SPEC.md AU-1…AU-9). The upload is streamed to disk
- * under the limits, checked and recorded as pending, and answered at once; a queue runs each job
- * on a worker thread (run-job.ts), storing every step and pushing it as `upload:progress` to the
- * owner's sockets. Files live in one folder: `<id>.upload.glb` while queued or processing,
- * `<id>.glb` once optimised, and `incoming/` for uploads still arriving.
+ * Custom avatar uploads (spec §3, §4, §5, §7; SPEC.md AU-1…AU-11). An upload is streamed to disk
+ * under the limits and checked (header, then the checks before processing) while a slot is held;
+ * only when the whole request has been read is it recorded as pending and queued (`stage` →
+ * `commit`), so a refused request stores nothing. A fair queue runs jobs and compatibility checks
+ * on a small pool of worker threads (one per user at a time), storing every step and pushing it as
+ * `upload:progress` to the owner's sockets. Files live in one folder: `<id>.upload.glb` while
+ * queued or processing, `<id>.glb` once optimised, and `incoming/` for uploads still arriving.
  */
 
 export interface AvatarUploadsDeps {
@@ -59,271 +62,209 @@ export interface AvatarUploadsDeps {
   processingTimeoutMs?: number;
 }
 
-export interface AvatarUploadInput {
-  file: Readable;
-  fileName: string;
-  /** Set by the multipart parser when the stream was cut at its size limit. */
-  truncated: () => boolean;
-  fields: { name?: string | undefined; description?: string | undefined; tags?: string | undefined };
+export type AvatarUploadFields = z.infer<typeof AvatarUploadFieldsSchema>;
+
+/** An upload received and checked but not yet recorded: committed once the request is fully read. */
+export interface StagedUpload {
+  commit(fields: AvatarUploadFields): Promise<CustomAvatar>;
+  discard(): Promise<void>;
 }
 
 /** A first guess shown while processing: a few seconds plus ~1 s per 2 MB (updated by experience). */
 const estimateMs = (bytes: number) => 3000 + Math.round(bytes / 2000);
 
-const uploadFile = (id: string) => `${id}.upload.glb`;
-const modelFile = (id: string) => `${id}.glb`;
-
-export function toCustomAvatar(record: CustomAvatarRecord, language: Language): CustomAvatar {
-  const completed = record.status === 'completed';
-  const modelUrl = completed ? customAvatarModelUrl(record.id) : null;
-  return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    category: 'custom',
-    tags: record.tags,
-    isPublic: false,
-    status: record.status,
-    step: record.step,
-    progress: record.progress,
-    startTime: record.startedAt,
-    estimatedTime: Math.round(record.estimatedMs / 1000),
-    isReady: completed,
-    hasError: record.status === 'failed',
-    error: record.error
-      ? { code: record.error.code, message: AVATAR_FAILURE_MESSAGES[language][record.error.code] }
-      : null,
-    modelUrl,
-    modelPath: modelUrl,
-    modelFilename: completed ? modelFile(record.id) : null,
-    originalName: record.originalName,
-    rigMetadata: record.rigMetadata,
-    animationConfig: record.animationConfig,
-    compatibility: record.compatibility,
-    compatibilityScore: record.compatibility?.score ?? null,
-    originalSize: record.originalSize,
-    processedSize: record.processedSize,
-    compressionRatio: record.compressionRatio,
-    isCustom: true,
-    isProcessed: completed,
-    processing: { status: completed ? 'completed' : 'processing' },
-    createdAt: record.createdAt,
-    completedAt: record.completedAt,
-  };
-}
+/** What a failed job or check answers: its code when it is one of ours. */
+const failureCode = (error: unknown): AvatarFailureCode =>
+  error instanceof JobFailure && (AVATAR_FAILURE_CODES as readonly string[]).includes(error.code)
+    ? (error.code as AvatarFailureCode)
+    : 'processing_failed';
 
 export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   const { avatars, dir, publisher, log } = deps;
   const incoming = join(dir, 'incoming');
-  const workers = Math.max(1, deps.workers ?? 1);
-  const queue: { userId: string; id: string }[] = [];
+  const queue = createFairQueue({ workers: Math.max(1, deps.workers ?? 2) });
   const running = new Map<string, AbortController>();
-  const durations: number[] = [];
+  const slots = createUploadSlots(async (userId) => {
+    const [used, other] = await Promise.all([
+      avatars.usage(userId),
+      deps.otherProcessingUploads?.(userId) ?? 0,
+    ]);
+    return { count: used.count, processing: used.processing + other };
+  });
   let closed = false;
 
-  async function limitsOf(userId: string): Promise<PlanLimits> {
+  async function userOf(userId: string) {
     const user = await deps.users.findById(userId);
     if (!user) throw new AppError('unauthorized', { detail: `no user ${userId}` });
-    return PLAN_TABLE[user.plan].limits;
+    return user;
   }
-
-  function push(record: CustomAvatarRecord, language: Language = 'es') {
-    publisher.toUser(record.userId, ServerEvent.uploadProgress, {
-      kind: 'avatar',
-      id: record.id,
-      status: record.status,
-      progress: record.progress,
-      step: record.step,
-      ...(record.error ? { error: { message: AVATAR_FAILURE_MESSAGES[language][record.error.code] } } : {}),
-    });
-  }
+  const limitsOf = async (userId: string): Promise<PlanLimits> =>
+    PLAN_TABLE[(await userOf(userId)).plan].limits;
+  const maxBytesOf = (limits: PlanLimits) => Math.min(AVATAR_UPLOAD_MAX_BYTES, limits.maxAvatarFileSize);
 
   async function save(
     userId: string,
     id: string,
     patch: Partial<CustomAvatarProgress>,
     whenStatus?: readonly CustomAvatarRecord['status'][],
+    language: Language = 'es',
   ): Promise<CustomAvatarRecord | null> {
     const record = await avatars.update(userId, id, patch, whenStatus);
-    if (record) push(record);
+    if (record) publisher.toUser(record.userId, ServerEvent.uploadProgress, progressOf(record, language));
     return record;
   }
 
   const removeQuietly = (file: string) => unlink(join(dir, file)).catch(() => undefined);
-
-  /** Streams the file to `incoming/`, counting bytes; over `maxBytes` it stops and refuses. */
-  async function receive(
-    input: AvatarUploadInput,
-    maxBytes: number,
-  ): Promise<{ path: string; size: number }> {
-    await mkdir(incoming, { recursive: true });
-    const path = join(incoming, `${deps.newId()}.part`);
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (size > maxBytes)
-          done(new AppError('avatar_file_too_large', { detail: `over ${maxBytes} bytes` }));
-        else done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(input.file, counter, createWriteStream(path));
-      if (input.truncated())
-        throw new AppError('avatar_file_too_large', { detail: `over ${maxBytes} bytes` });
-      return { path, size };
-    } catch (error) {
-      input.file.resume();
-      await rm(path, { force: true });
-      throw error;
-    }
-  }
-
-  /** Reads the 12-byte header of the received file. */
-  async function headerOf(path: string): Promise<Uint8Array> {
-    const handle = await open(path, 'r');
-    try {
-      const header = new Uint8Array(12);
-      await handle.read(header, 0, 12, 0);
-      return header;
-    } finally {
-      await handle.close();
-    }
-  }
+  const receive = (input: IncomingFile, limits: PlanLimits) =>
+    receiveFile(input, incoming, deps.newId(), maxBytesOf(limits));
 
   /**
-   * Spec §5 checks in order, before any work: feature, slots, concurrency (before the body is
-   * read); name; then the size while streaming; total storage and the GLB header once received.
-   * Only then is the avatar recorded (pending) and queued. Any refusal leaves nothing behind.
+   * Spec §5 checks in order, before any work: feature, then the avatar and processing slots
+   * (claimed for this request), the name — all before the body is read; then the size while
+   * streaming; total storage, the GLB header and the checks before processing once received.
+   * Nothing is recorded until `commit`; `discard` (or any refusal) leaves nothing behind.
    */
-  async function upload(userId: string, input: AvatarUploadInput, language: Language): Promise<CustomAvatar> {
+  async function stage(userId: string, input: IncomingFile, language: Language): Promise<StagedUpload> {
     const limits = await limitsOf(userId);
     if (!limits.features.includes('custom_avatars')) throw new AppError('upload_feature_not_included');
-    const used = await avatars.usage(userId);
-    if (used.count >= limits.maxCustomAvatars)
-      throw new AppError('avatar_limit_reached', { detail: `${used.count}/${limits.maxCustomAvatars}` });
-    if (used.processing >= limits.maxConcurrentUploads)
-      throw new AppError('upload_concurrency_limit', {
-        detail: `${used.processing}/${limits.maxConcurrentUploads}`,
-      });
-    if (!hasGlbExtension(input.fileName))
-      throw new AppError('avatar_format_invalid', { detail: `file name ${JSON.stringify(input.fileName)}` });
-
-    const received = await receive(input, Math.min(AVATAR_UPLOAD_MAX_BYTES, limits.maxAvatarFileSize));
+    const release = await slots.claim(userId, limits, 'upload');
+    let received: ReceivedFile | null = null;
+    const discard = async () => {
+      release();
+      if (received) await rm(received.path, { force: true });
+    };
     try {
-      if (received.size === 0) throw new AppError('avatar_format_invalid', { detail: 'empty file' });
-      const other = deps.otherStorageBytes ? await deps.otherStorageBytes(userId) : 0;
-      if (used.bytes + other + received.size > limits.maxTotalStorage)
-        throw new AppError('upload_storage_full', {
-          detail: `${used.bytes + other} + ${received.size} > ${limits.maxTotalStorage}`,
+      if (!hasGlbExtension(input.fileName))
+        throw new AppError('avatar_format_invalid', {
+          detail: `file name ${JSON.stringify(input.fileName)}`,
         });
-      if (!hasGlbHeader(await headerOf(received.path), received.size))
-        throw new AppError('avatar_format_invalid', { detail: 'no glTF 2.0 binary header' });
-
-      const id = `avatar-${deps.newId()}`;
-      const now = deps.clock().toISOString();
-      const baseName = input.fileName.replace(/\.glb$/i, '').trim();
-      const record: CustomAvatarRecord = {
-        id,
-        userId,
-        name: (input.fields.name?.trim() || baseName || 'Mi avatar').slice(0, CUSTOM_AVATAR_NAME_MAX),
-        description: input.fields.description?.trim() ?? '',
-        tags: (input.fields.tags ?? '')
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean)
-          .slice(0, 20),
-        originalName: input.fileName.slice(0, 200),
-        originalSize: received.size,
-        createdAt: now,
-        startedAt: now,
-        estimatedMs: estimateMs(received.size),
-        status: 'pending',
-        step: 'queued',
-        progress: 0,
-        uploadFile: uploadFile(id),
-        modelFile: null,
-        processedSize: null,
-        compressionRatio: null,
-        rigMetadata: null,
-        animationConfig: null,
-        compatibility: null,
-        error: null,
-        completedAt: null,
-      };
-      await rename(received.path, join(dir, uploadFile(id)));
-      try {
-        await avatars.insert(record);
-      } catch (error) {
-        await removeQuietly(uploadFile(id));
-        throw error;
-      }
-      enqueue(userId, id);
-      return toCustomAvatar(record, language);
-    } finally {
-      await rm(received.path, { force: true });
+      received = await receive(input, limits);
+      const size = received.size;
+      const used = (await avatars.usage(userId)).bytes + ((await deps.otherStorageBytes?.(userId)) ?? 0);
+      if (used + size > limits.maxTotalStorage)
+        throw new AppError('upload_storage_full', {
+          detail: `${used} + ${size} > ${limits.maxTotalStorage}`,
+        });
+      await checkReceivedGlb(received, input.field, language);
+    } catch (error) {
+      await discard();
+      throw error;
     }
+    const file = received;
+    return {
+      discard,
+      commit: async (fields) => {
+        try {
+          return await record(userId, input.fileName, file, fields, language);
+        } finally {
+          await discard();
+        }
+      },
+    };
   }
 
-  function enqueue(userId: string, id: string) {
-    queue.push({ userId, id });
-    pump();
-  }
-
-  function pump() {
-    while (!closed && running.size < workers && queue.length) {
-      const job = queue.shift();
-      if (job) void runJob(job.userId, job.id);
+  /** Records the checked upload as pending and queues it (AU-1). */
+  async function record(
+    userId: string,
+    fileName: string,
+    received: ReceivedFile,
+    fields: AvatarUploadFields,
+    language: Language,
+  ): Promise<CustomAvatar> {
+    const id = `avatar-${deps.newId()}`;
+    const now = deps.clock().toISOString();
+    const baseName = fileName.replace(/\.glb$/i, '').trim();
+    const record: CustomAvatarRecord = {
+      id,
+      userId,
+      name: (fields.name?.trim() || baseName || 'Mi avatar').slice(0, CUSTOM_AVATAR_NAME_MAX),
+      description: fields.description?.trim() ?? '',
+      tags: (fields.tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .slice(0, 20),
+      originalName: fileName.slice(0, 200),
+      originalSize: received.size,
+      createdAt: now,
+      startedAt: now,
+      estimatedMs: estimateMs(received.size),
+      status: 'pending',
+      step: 'queued',
+      progress: 0,
+      uploadFile: uploadFileOf(id),
+      modelFile: null,
+      processedSize: null,
+      compressionRatio: null,
+      rigMetadata: null,
+      animationConfig: null,
+      compatibility: null,
+      error: null,
+      completedAt: null,
+    };
+    await rename(received.path, join(dir, uploadFileOf(id)));
+    try {
+      await avatars.insert(record);
+    } catch (error) {
+      await removeQuietly(uploadFileOf(id));
+      throw error;
     }
+    enqueue(userId, id, received.size);
+    return toCustomAvatar(record, language);
   }
 
-  async function runJob(userId: string, id: string) {
+  function enqueue(userId: string, id: string, size: number) {
+    queue.enqueue({ id, userId, run: () => runJob(userId, id, size) });
+  }
+
+  async function runJob(userId: string, id: string, size: number) {
+    if (closed) return;
     const controller = new AbortController();
     running.set(id, controller);
-    const started = deps.clock().getTime();
+    const language = await userOf(userId).then(
+      (u) => u.language,
+      () => 'es' as const,
+    );
+    const put = (patch: Partial<CustomAvatarProgress>, when: readonly CustomAvatarRecord['status'][]) =>
+      save(userId, id, patch, when, language);
     try {
-      const begun = await save(userId, id, { status: 'processing', step: 'queued', progress: 5 }, [
-        'pending',
-      ]);
+      const begun = await put({ status: 'processing', step: 'queued', progress: 5 }, ['pending']);
       if (!begun) return; // cancelled or deleted while queued
       const limits = await limitsOf(userId).catch(() => PLAN_TABLE.free.limits);
       let result: JobResult;
       try {
         result = await runProcessingJob({
-          inputPath: join(dir, uploadFile(id)),
-          outputPath: join(dir, modelFile(id)),
+          inputPath: join(dir, uploadFileOf(id)),
+          outputPath: join(dir, modelFileOf(id)),
           timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
+          cpuBudgetMs: cpuBudgetFor(size),
           signal: controller.signal,
-          onStep: (step, progress) => void save(userId, id, { step, progress }, ['processing']),
+          onStep: (step, progress) => void put({ step, progress }, ['processing']),
         });
       } catch (error) {
-        await removeQuietly(modelFile(id));
+        await removeQuietly(modelFileOf(id));
         if (error instanceof JobFailure && error.code === 'cancelled') return; // cancel() recorded it
-        const code: AvatarFailureCode =
-          error instanceof JobFailure && isFailureCode(error.code) ? error.code : 'processing_failed';
+        const code = failureCode(error);
         log.warn({ avatarId: id, code, err: error }, 'avatar processing failed');
-        await save(
-          userId,
-          id,
+        const findings = error instanceof JobFailure ? error.findings : [];
+        await put(
           {
             status: 'failed',
-            error: { code, detail: String((error as Error).message).slice(0, 500) },
+            error: { code, detail: String((error as Error).message).slice(0, 500), findings },
             uploadFile: null,
           },
           ['processing'],
         );
-        await removeQuietly(uploadFile(id));
+        await removeQuietly(uploadFileOf(id));
         return;
       }
-      const completed = await save(
-        userId,
-        id,
+      const completed = await put(
         {
           status: 'completed',
           step: 'stored',
           progress: 100,
           uploadFile: null,
-          modelFile: modelFile(id),
+          modelFile: modelFileOf(id),
           processedSize: result.processedSize,
           compressionRatio: result.compressionRatio,
           rigMetadata: result.analysis.rig,
@@ -333,18 +274,12 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
         },
         ['processing'],
       );
-      await removeQuietly(uploadFile(id));
-      if (!completed)
-        await removeQuietly(modelFile(id)); // cancelled or deleted at the last moment
-      else {
-        durations.push(deps.clock().getTime() - started);
-        if (durations.length > 100) durations.shift();
-      }
+      await removeQuietly(uploadFileOf(id));
+      if (!completed) await removeQuietly(modelFileOf(id)); // cancelled or deleted at the last moment
     } catch (error) {
       log.error({ avatarId: id, err: error }, 'avatar job crashed');
     } finally {
       running.delete(id);
-      pump();
     }
   }
 
@@ -358,27 +293,28 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   /** Spec §4: cancel only while processing (or still queued); the files go, the record stays cancelled. */
   async function cancel(userId: string, id: string, language: Language): Promise<CustomAvatar> {
     await owned(userId, id);
-    const record = await save(userId, id, { status: 'cancelled', uploadFile: null }, [
-      'pending',
-      'processing',
-    ]);
+    const record = await save(
+      userId,
+      id,
+      { status: 'cancelled', uploadFile: null },
+      ['pending', 'processing'],
+      language,
+    );
     if (!record) throw new AppError('avatar_not_cancellable', { detail: `avatar ${id}` });
-    const index = queue.findIndex((j) => j.id === id);
-    if (index >= 0) queue.splice(index, 1);
+    queue.remove(id);
     running.get(id)?.abort();
-    await removeQuietly(uploadFile(id));
-    await removeQuietly(modelFile(id));
+    await removeQuietly(uploadFileOf(id));
+    await removeQuietly(modelFileOf(id));
     return toCustomAvatar(record, language);
   }
 
   async function remove(userId: string, id: string): Promise<void> {
     const record = await owned(userId, id);
     running.get(id)?.abort();
-    const index = queue.findIndex((j) => j.id === id);
-    if (index >= 0) queue.splice(index, 1);
+    queue.remove(id);
     await avatars.delete(userId, record.id);
-    await removeQuietly(uploadFile(id));
-    await removeQuietly(modelFile(id));
+    await removeQuietly(uploadFileOf(id));
+    await removeQuietly(modelFileOf(id));
   }
 
   /** The optimised model, for its owner; null when it is not ready. */
@@ -390,27 +326,61 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     return info ? { path, size: info.size } : null;
   }
 
-  /** The compatibility check without storing (spec §7): the upload is analysed and thrown away. */
-  async function check(userId: string, input: AvatarUploadInput) {
+  /**
+   * The compatibility check (spec §7; AU-9): the same checks as an upload, then the analysis on
+   * the same queue, holding one of the user's processing slots; nothing is stored.
+   */
+  async function check(userId: string, input: IncomingFile, language: Language): Promise<Analysis> {
     const limits = await limitsOf(userId);
     if (!hasGlbExtension(input.fileName))
       throw new AppError('avatar_format_invalid', { detail: `file name ${JSON.stringify(input.fileName)}` });
-    const received = await receive(input, Math.min(AVATAR_UPLOAD_MAX_BYTES, limits.maxAvatarFileSize));
+    const release = await slots.claim(userId, limits, 'check');
+    let received: ReceivedFile | null = null;
     try {
-      if (!hasGlbHeader(await headerOf(received.path), received.size))
-        throw new AppError('avatar_format_invalid', { detail: 'no glTF 2.0 binary header' });
-      try {
-        const result = await runProcessingJob({
-          inputPath: received.path,
-          outputPath: null,
-          timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
-        });
-        return result.analysis;
-      } catch (error) {
-        throw new AppError('avatar_format_invalid', { detail: (error as Error).message });
-      }
+      received = await receive(input, limits);
+      await checkReceivedGlb(received, input.field, language);
+      const { path, size } = received;
+      const result = await new Promise<JobResult>((resolve, reject) =>
+        queue.enqueue({
+          id: `check-${deps.newId()}`,
+          userId,
+          run: () =>
+            runProcessingJob({
+              inputPath: path,
+              outputPath: null,
+              timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
+              cpuBudgetMs: cpuBudgetFor(size),
+            }).then(resolve, reject),
+        }),
+      ).catch((error: unknown) => {
+        throw checkFailure(error, input.field, language);
+      });
+      return result.analysis;
     } finally {
-      await rm(received.path, { force: true });
+      release();
+      if (received) await rm(received.path, { force: true });
+    }
+  }
+
+  /** A check's job failure as the request's answer: the model's problem, never "only .glb" (issue 12). */
+  function checkFailure(error: unknown, field: string, language: Language): AppError {
+    const detail = error instanceof Error ? error.message : String(error);
+    const findings = error instanceof JobFailure ? error.findings : [];
+    switch (failureCode(error)) {
+      case 'invalid_glb':
+        return new AppError('avatar_format_invalid', { detail });
+      case 'too_complex':
+      case 'timeout':
+        return new AppError('avatar_too_complex', { detail });
+      case 'model_rejected':
+      case 'validation_failed':
+      case 'unreadable_model':
+      case 'empty_model':
+        return findings.length
+          ? refusal(findings, field, language)
+          : new AppError('avatar_model_invalid', { detail });
+      default:
+        return new AppError('server_error', { detail });
     }
   }
 
@@ -431,7 +401,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       failed: count('failed'),
       cancelled: count('cancelled'),
       averageProcessingMs: average === null ? null : Math.round(average),
-      workers,
+      workers: queue.workers,
     };
   }
 
@@ -445,14 +415,14 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     await mkdir(dir, { recursive: true });
     const files = new Set(await readdir(dir));
     for (const record of await avatars.listUnfinished()) {
-      await removeQuietly(modelFile(record.id));
+      await removeQuietly(modelFileOf(record.id));
       if (record.uploadFile && files.has(record.uploadFile)) {
         const reset = await avatars.update(record.userId, record.id, {
           status: 'pending',
           step: 'queued',
           progress: 0,
         });
-        if (reset) enqueue(record.userId, record.id);
+        if (reset) enqueue(record.userId, record.id, record.originalSize);
       } else {
         await avatars.update(record.userId, record.id, {
           status: 'failed',
@@ -466,11 +436,12 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   /** Stops taking jobs and stops running ones (shutdown); their records are recovered on start. */
   function close(): void {
     closed = true;
+    queue.close();
     for (const controller of running.values()) controller.abort();
   }
 
   return {
-    upload,
+    stage,
     cancel,
     remove,
     model,
@@ -483,13 +454,14 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       toCustomAvatar(await owned(userId, id), language),
     list: async (userId: string, language: Language) =>
       (await avatars.listForUser(userId)).map((r) => toCustomAvatar(r, language)),
-    usage: (userId: string) => avatars.usage(userId),
-    /** Jobs queued or running on this instance (tests wait for it to drain). */
-    pending: () => queue.length + running.size,
+    /** Stored usage, with slots held by requests in flight counted as processing. */
+    usage: async (userId: string) => {
+      const used = await avatars.usage(userId);
+      return { ...used, processing: used.processing + slots.inFlight(userId) };
+    },
+    /** Jobs and checks queued or running on this instance (tests wait for it to drain). */
+    pending: () => queue.size(),
   };
 }
-
-const isFailureCode = (code: string): code is AvatarFailureCode =>
-  (AVATAR_FAILURE_CODES as readonly string[]).includes(code);
 
 export type AvatarUploadsService = ReturnType<typeof createAvatarUploadsService>;
