@@ -1,14 +1,17 @@
 import { Vector3 } from 'three';
 import type { PartList, Slot } from './assemble.ts';
+import { hash3 } from './body.ts';
 import { mix } from './face.ts';
 import type { HeadShape } from './head.ts';
 import { grid } from './shapes.ts';
 import type { SkinSpec } from './skinning.ts';
 
 /**
- * Hair as soft shells over the skull: a cap whose lower edge is a function of the angle around
- * the head (short bangs in front, longer at the sides and back, pointed strand tips), and an
- * optional curtain falling from that edge to the shoulders or the back.
+ * Hair as soft shells over the skull, made of locks: a cap whose lower edge ends in rounded,
+ * tapering locks of varied length (short bangs in front, longer at the sides and back), each
+ * lock a gentle swell of the shell with a groove between it and the next, so light runs along
+ * them; the edge rolls under into a thin rim instead of ending paper-thin. An optional curtain
+ * falls from under the cap to the shoulders or the back, made of the same locks.
  */
 
 export interface HairParams {
@@ -17,12 +20,12 @@ export interface HairParams {
   front: number;
   side: number;
   back: number;
-  /** Strand tips along the edge: how many around the full circle, and how long (radians). */
+  /** Locks around the full circle, and how far their tips reach below the edge (radians). */
   strands?: number;
   tipLength?: number;
   /** Extra puff of the shell over the skull (metres). */
   volume?: number;
-  /** Parting: shifts the fringe's tips sideways (radians). */
+  /** Parting: shifts the fringe's locks sideways (radians). */
   part?: number;
   /** A curtain down to this height (world y), starting this far from the front (radians). */
   long?: { bottom: number; from: number; flare?: number; tips?: number };
@@ -35,21 +38,50 @@ const smooth = (a: number, b: number, x: number) => {
   return t * t * (3 - 2 * t);
 };
 
-function tri(x: number): number {
-  const f = x - Math.floor(x);
-  return 1 - Math.abs(2 * f - 1);
+/**
+ * Locks along a circle: at angle-like coordinate `x` (one unit per lock), the lock's reach
+ * 0–1 — a rounded, tapering tip in the middle of each lock, smooth valleys between them, no
+ * corners — and the swell across it (1 at its centre, −1 in the groove).
+ */
+function locks(x: number, seed: number): { reach: number; swell: number } {
+  const k = Math.floor(x);
+  const f = x - k;
+  const length = 0.7 + 0.45 * hash3(k, seed, 3);
+  // sin^p: round at the tip (zero slope), narrowing towards it; valleys meet smoothly.
+  const reach = length * Math.sin(Math.PI * f) ** 1.8;
+  return { reach, swell: -Math.cos(2 * Math.PI * f) };
+}
+
+/**
+ * The cap's lower edge: polar angle from the crown at each angle round the head (0 in front).
+ * Smooth all the way round — locks, not teeth.
+ */
+export function hairEdge(h: HairParams): { edge: (phi: number) => number; base: (phi: number) => number } {
+  const strands = h.strands ?? 22;
+  const tip = h.tipLength ?? 0.12;
+  const part = h.part ?? 0;
+  const base = (phi: number) => {
+    const a = Math.abs(phi);
+    const theta = h.front + (h.side - h.front) * smooth(0.25, 1.45, a);
+    return theta + (h.back - h.side) * smooth(1.5, 2.8, a);
+  };
+  // Locks are longest at the sides; at the nape they are shorter, so short hair tapers there.
+  const edge = (phi: number) =>
+    base(phi) +
+    tip *
+      (1 - 0.45 * smooth(1.6, 2.9, Math.abs(phi))) *
+      locks(((phi + part) * strands) / (Math.PI * 2) + 0.5, 11).reach;
+  return { edge, base };
 }
 
 export function addHair(list: PartList, head: HeadShape, h: HairParams): void {
   const volume = h.volume ?? 0.012;
   const strands = h.strands ?? 22;
-  const tip = h.tipLength ?? 0.12;
-  const edge = (phi: number) => {
-    const a = Math.abs(phi);
-    let theta = h.front + (h.side - h.front) * smooth(0.25, 1.45, a);
-    theta += (h.back - h.side) * smooth(1.5, 2.8, a);
-    return theta + tip * tri(((phi + (h.part ?? 0)) * strands) / (Math.PI * 2)) ** 1.4;
-  };
+  const part = h.part ?? 0;
+  const lockAt = (phi: number) => ((phi + part) * strands) / (Math.PI * 2) + 0.5;
+  const { edge, base: baseEdge } = hairEdge(h);
+  /** Groove depth, relative to the lock width: shallow, so the cap stays one soft shape. */
+  const groove = Math.min(0.006, (Math.PI * 2 * 0.11) / strands / 6);
   const point = (phi: number, theta: number, extra = 0) => {
     const dir = new Vector3(
       Math.sin(theta) * Math.sin(phi),
@@ -58,55 +90,106 @@ export function addHair(list: PartList, head: HeadShape, h: HairParams): void {
     );
     const s = head.surface(dir);
     const out = s.clone().sub(head.center);
-    const lift = volume * (0.55 + 0.45 * Math.cos(Math.min(theta, Math.PI) * 0.8)) + 0.004 + extra;
+    // Locks swell out of the shell towards the edge; the crown stays smooth.
+    const lockSwell = locks(lockAt(phi), 11).swell * groove * smooth(0.15, 0.9, theta / baseEdge(phi));
+    const lift =
+      volume * (0.55 + 0.45 * Math.cos(Math.min(theta, Math.PI) * 0.8)) + 0.004 + extra + lockSwell;
     return s.add(out.normalize().multiplyScalar(lift));
   };
   const skin = h.skin ?? { rigid: 'Head' };
-  // Strand shading: fine darker streaks around the head, darker towards the ends.
+  // Shading in the colour: darker in the grooves and towards the ends, a soft sheen band over
+  // the crown where light would catch.
   const base = h.color;
   const color =
     typeof base === 'string'
       ? (p: Vector3) => {
           const phi = Math.atan2(p.x - head.center.x, p.z - head.center.z);
-          const streak = 0.5 + 0.5 * Math.sin(phi * 37 + Math.sin(phi * 11) * 2);
-          const depth = Math.min(1, Math.max(0, (head.center.y - p.y) / 0.4));
-          return mix(base, '#000000', 0.1 * streak + 0.12 * depth);
+          const { swell } = locks(lockAt(phi), 11);
+          const rel = p.clone().sub(head.center);
+          const depth = Math.min(1, Math.max(0, -rel.y / 0.4));
+          const crown = Math.max(0, rel.y / head.params.radii[1]);
+          const shade = mix(base, '#000000', 0.1 * (1 - swell) * 0.5 + 0.14 * depth);
+          return mix(shade, '#ffffff', 0.1 * Math.exp(-(((crown - 0.62) / 0.14) ** 2)));
         }
       : base;
   const slot = h.slot ?? 'hair';
+  const cols = Math.min(180, Math.max(96, strands * 7));
+  // Rows: crown to edge on the outer shell, then a short roll under the edge (its thickness).
+  const rows = 13;
+  const rim = 2;
+  const thickness = Math.max(0.0035, volume * 0.35);
   const cap = grid(
-    96,
-    18,
+    cols,
+    rows + rim,
     (u, v) => {
       const phi = -Math.PI + u * Math.PI * 2;
-      return point(phi, edge(phi) * Math.sin((v * Math.PI) / 2));
+      const j = v * (rows + rim);
+      const e = edge(phi);
+      if (j <= rows) return point(phi, e * Math.sin(((j / rows) * Math.PI) / 2));
+      const r = (j - rows) / rim;
+      return point(phi, e * (1 - 0.06 * r * r), -thickness * Math.sin((r * Math.PI) / 2));
     },
     { wrapU: true, flip: true },
   );
   list.add(cap, { color, skin, slot, mesh: 'Head' });
 
-  if (h.long) {
-    const L = h.long;
-    const span = Math.PI * 2 - 2 * L.from;
-    const flare = L.flare ?? 0.05;
-    const curtain = grid(
-      72,
-      14,
-      (u, v) => {
-        const phi = L.from + u * span;
-        const start = point(phi, edge(phi));
-        const bottom = L.bottom + (L.tips ?? 0.04) * tri((phi * strands) / (Math.PI * 2) + 0.5);
-        const radial = new Vector3(start.x - head.center.x, 0, start.z - head.center.z);
-        const r0 = radial.length();
-        radial.normalize();
-        // Falls straight down, swelling out over the shoulders, with a slight inward curl at the end.
-        const y = start.y + (bottom - start.y) * v;
-        const swell = flare * Math.sin(Math.min(1, v * 1.6) * Math.PI * 0.5) - 0.012 * v * v;
-        const r = r0 + swell;
-        return new Vector3(head.center.x + radial.x * r, y, head.center.z + radial.z * r);
-      },
-      { flip: true },
-    );
-    list.add(curtain, { color, skin, slot, mesh: 'Head' });
-  }
+  if (h.long)
+    addCurtain(list, head, h.long, { strands, part, color, skin, slot, point, baseEdge, thickness });
+}
+
+function addCurtain(
+  list: PartList,
+  head: HeadShape,
+  L: NonNullable<HairParams['long']>,
+  c: {
+    strands: number;
+    part: number;
+    color: string | ((p: Vector3) => string);
+    skin: SkinSpec;
+    slot: Slot;
+    point: (phi: number, theta: number, extra?: number) => Vector3;
+    baseEdge: (phi: number) => number;
+    thickness: number;
+  },
+): void {
+  const span = Math.PI * 2 - 2 * L.from;
+  const flare = L.flare ?? 0.05;
+  const tips = L.tips ?? 0.04;
+  // The curtain's locks are wider than the cap's, offset from them.
+  const perLock = (Math.PI * 2) / (c.strands * 0.8);
+  const cols = Math.max(48, Math.round((span / perLock) * 7));
+  const rows = 13;
+  const rim = 2;
+  const curtain = grid(
+    cols,
+    rows + rim,
+    (u, v) => {
+      const phi = L.from + u * span;
+      const j = v * (rows + rim);
+      const t = Math.min(1, j / rows);
+      // Starts under the cap, above its lock tips, so the cap's locks lie over it.
+      const start = c.point(phi, c.baseEdge(phi) * 0.96, -0.002);
+      const lock = locks(phi / perLock + 0.5, 23);
+      const bottom = L.bottom + tips * (1 - lock.reach);
+      const radial = new Vector3(start.x - head.center.x, 0, start.z - head.center.z);
+      const r0 = radial.length();
+      radial.normalize();
+      // Falls straight down, swelling out over the shoulders, the ends curling in a little;
+      // each lock a soft ridge.
+      const y = start.y + (bottom - start.y) * t;
+      const swell = flare * Math.sin(Math.min(1, t * 1.6) * Math.PI * 0.5) - 0.014 * t ** 2;
+      const ridge = 0.005 * lock.swell * smooth(0, 0.3, t);
+      let r = r0 + swell + ridge;
+      let yy = y;
+      if (j > rows) {
+        // Roll under the ends: up and in by the hair's thickness.
+        const k = (j - rows) / rim;
+        r -= c.thickness * Math.sin((k * Math.PI) / 2) * 1.4;
+        yy += c.thickness * k * 1.2;
+      }
+      return new Vector3(head.center.x + radial.x * r, yy, head.center.z + radial.z * r);
+    },
+    { flip: true },
+  );
+  list.add(curtain, { color: c.color, skin: c.skin, slot: c.slot, mesh: 'Head' });
 }
