@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { readCanvas } from './pixels.ts';
+import { openChat, readyViewer, setOverrides, type AvatarOverrides } from './stage-steps.ts';
+import { registerViaApi, shot, signInBrowser } from './support.ts';
 
 /**
  * The 3D avatar (spec §2 Chat "Avatar view", "Avatar selector modal", "3D viewer behaviour"; §4
@@ -14,86 +16,8 @@ import { registerViaApi, shot, signInBrowser, type ApiSession } from './support.
 const CHARACTERS = ['golem', 'witch', 'elf', 'robot', 'samuraiF', 'deerWoman', 'vampireF', 'robotina'];
 const ARTIFACTS = 'tests/e2e/artifacts/avatars';
 
-interface Overrides {
-  viseme?: string | null;
-  emotion?: string | null;
-  still?: boolean;
-}
-
-/** Opens the chat; `avatar` (an id, or null for the default model) is saved to the account first. */
-async function openChat(
-  page: Page,
-  request: APIRequestContext,
-  session: ApiSession,
-  avatar?: string | null,
-): Promise<void> {
-  if (avatar !== undefined) {
-    const res = await request.put('/api/users/preferences', {
-      headers: { authorization: `Bearer ${session.token}` },
-      data: { avatar, selectedAvatarId: avatar },
-    });
-    expect(res.ok(), await res.text()).toBe(true);
-  }
-  await signInBrowser(page, session);
-  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
-  await page.goto('/chat');
-  // Generous: SwiftShader shares the CPU with the server while a model compiles.
-  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
-  await closeChatOverlay(page);
-}
-
-/** On a phone the stage is behind the chat overlay: close it to see the avatar whole. */
-async function closeChatOverlay(page: Page): Promise<void> {
-  const close = page.getByRole('button', { name: 'Close chat' });
-  if (await close.isVisible()) await close.click();
-  await expect(page.getByRole('toolbar', { name: 'Avatar controls' })).toBeVisible();
-}
-
-/** The stage's viewer, once its model is on screen. */
-async function readyViewer(page: Page, scope: Locator | Page = page): Promise<Locator> {
-  const viewer = scope.locator('[data-testid="avatar-viewer"]').first();
-  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-  await expect(viewer.locator('canvas')).toBeVisible();
-  return viewer;
-}
-
-async function setOverrides(page: Page, overrides: Overrides): Promise<number> {
-  return page.evaluate(
-    (o) =>
-      (
-        window as unknown as { __almaAvatars?: { setOverrides: (o: Overrides) => number } }
-      ).__almaAvatars?.setOverrides(o) ?? 0,
-    overrides,
-  );
-}
-
-/**
- * Share of the canvas's pixels that differ from its corner (the background): a blank or
- * single-colour canvas scores ~0. The PNG is decoded by the page's own 2D canvas.
- */
-async function paintedShare(page: Page, canvas: Locator): Promise<number> {
-  const png = (await canvas.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d');
-    if (!ctx) return 0;
-    ctx.drawImage(img, 0, 0);
-    const { data } = ctx.getImageData(0, 0, c.width, c.height);
-    const [r0, g0, b0] = [data[0] ?? 0, data[1] ?? 0, data[2] ?? 0];
-    let painted = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const d =
-        Math.abs((data[i] ?? 0) - r0) + Math.abs((data[i + 1] ?? 0) - g0) + Math.abs((data[i + 2] ?? 0) - b0);
-      if (d > 40) painted++;
-    }
-    return painted / (data.length / 4);
-  }, png);
-}
+/** Share of the canvas the model covers: a blank canvas scores 0. */
+const paintedShare = async (page: Page, canvas: Locator) => (await readCanvas(page, canvas)).painted;
 
 test('the chat stage renders the chosen avatar in a WebGL canvas, within the size caps', async ({
   page,
@@ -154,7 +78,7 @@ test('every system character: neutral, speaking and four emotions', async ({ pag
   test.setTimeout(540_000);
   mkdirSync(ARTIFACTS, { recursive: true });
   const session = await registerViaApi(request);
-  const poses: [string, Overrides][] = [
+  const poses: [string, AvatarOverrides][] = [
     ['neutral', { still: true, emotion: 'neutral', viseme: null }],
     ['speaking', { still: true, emotion: 'neutral', viseme: 'viseme_aa' }],
     ['happy', { still: true, emotion: 'happy', viseme: null }],

@@ -47,4 +47,21 @@ describe('serving the client', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
+
+  it("lets three.js read a model's embedded textures and start its decoder workers, nothing wider", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    const directives = new Map(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name = '', ...sources]) => [name, sources] as const),
+    );
+    // GLTFLoader fetches a .glb's images through blob: URLs; KTX2/Draco decoders run in blob: workers.
+    expect(directives.get('connect-src')).toContain('blob:');
+    expect(directives.get('img-src')).toContain('blob:');
+    expect(directives.get('worker-src')).toEqual(["'self'", 'blob:']);
+    expect(directives.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    for (const name of ['connect-src', 'img-src', 'worker-src', 'script-src'])
+      for (const wide of ['*', 'https:', 'http:']) expect(directives.get(name)).not.toContain(wide);
+  });
 });

@@ -28,7 +28,10 @@ export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // blob: is how three.js's GLTFLoader reads a .glb's embedded images (fetch of a blob URL);
+        // without it every textured model renders white. Decoder workers (KTX2, Draco) start
+        // from blob: URLs and fetch their wasm from 'self'.
+        connectSrc: ["'self'", 'blob:', 'ws:', 'wss:'],
         workerSrc: ["'self'", 'blob:'],
         upgradeInsecureRequests: null,
       },

@@ -1,0 +1,58 @@
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { signInBrowser, type ApiSession } from './support.ts';
+
+/** Shared steps of the avatar and stage specs: open the chat on an avatar, wait for it, hold it still. */
+
+export interface AvatarOverrides {
+  viseme?: string | null;
+  emotion?: string | null;
+  still?: boolean;
+}
+
+/** Opens the chat; `avatar` (an id, or null for the default model) is saved to the account first. */
+export async function openChat(
+  page: Page,
+  request: APIRequestContext,
+  session: ApiSession,
+  avatar?: string | null,
+): Promise<void> {
+  if (avatar !== undefined) {
+    const res = await request.put('/api/users/preferences', {
+      headers: { authorization: `Bearer ${session.token}` },
+      data: { avatar, selectedAvatarId: avatar },
+    });
+    expect(res.ok(), await res.text()).toBe(true);
+  }
+  await signInBrowser(page, session);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.goto('/chat');
+  // Generous: SwiftShader shares the CPU with the server while a model compiles.
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
+  await closeChatOverlay(page);
+}
+
+/** On a phone the stage is behind the chat overlay: close it to see the avatar whole. */
+export async function closeChatOverlay(page: Page): Promise<void> {
+  const close = page.getByRole('button', { name: 'Close chat' });
+  if (await close.isVisible()) await close.click();
+  await expect(page.getByRole('toolbar', { name: 'Avatar controls' })).toBeVisible();
+}
+
+/** The first viewer in `scope`, once its model is on screen. */
+export async function readyViewer(page: Page, scope: Locator | Page = page): Promise<Locator> {
+  const viewer = scope.locator('[data-testid="avatar-viewer"]').first();
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(viewer.locator('canvas')).toBeVisible();
+  return viewer;
+}
+
+/** Holds visemes, emotions or a still pose on every viewer (`window.__almaAvatars`); answers how many. */
+export async function setOverrides(page: Page, overrides: AvatarOverrides): Promise<number> {
+  return page.evaluate(
+    (o) =>
+      (
+        window as unknown as { __almaAvatars?: { setOverrides: (o: AvatarOverrides) => number } }
+      ).__almaAvatars?.setOverrides(o) ?? 0,
+    overrides,
+  );
+}
