@@ -16,6 +16,9 @@ import { registerViaApi, shot, signInBrowser } from './support.ts';
 const CHARACTERS = ['golem', 'witch', 'elf', 'robot', 'samuraiF', 'deerWoman', 'vampireF', 'robotina'];
 const ARTIFACTS = 'tests/e2e/artifacts/avatars';
 
+// Models are forged on first request and SwiftShader renders on the CPU: slow on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
 /** Share of the canvas the model covers: a blank canvas scores 0. */
 const paintedShare = async (page: Page, canvas: Locator) => (await readCanvas(page, canvas)).painted;
 
@@ -62,7 +65,7 @@ test('the chat stage renders the chosen avatar in a WebGL canvas, within the siz
   );
   await lose(true);
   await expect(viewer).toHaveAttribute('data-context', 'ok');
-  await expect.poll(() => paintedShare(page, canvas), { timeout: 15_000 }).toBeGreaterThan(0.03);
+  await expect.poll(() => paintedShare(page, canvas), { timeout: 45_000 }).toBeGreaterThan(0.03);
   await expect(viewer.getByRole('alert')).toHaveCount(0);
 
   if (mobile) {

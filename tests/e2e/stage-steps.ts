@@ -41,7 +41,8 @@ export async function closeChatOverlay(page: Page): Promise<void> {
 /** The first viewer in `scope`, once its model is on screen. */
 export async function readyViewer(page: Page, scope: Locator | Page = page): Promise<Locator> {
   const viewer = scope.locator('[data-testid="avatar-viewer"]').first();
-  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  // A system model is forged on its first request (AV-3): ~15 s on a loaded 2-core machine.
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 90_000 });
   await expect(viewer.locator('canvas')).toBeVisible();
   return viewer;
 }
