@@ -31,7 +31,7 @@ import { createSubmitService, type SubmitService } from './modules/chat/submit.s
 import { createHealthCheck, registerHealthRoutes } from './modules/health/health.routes.ts';
 import { createHealthMonitor, type HealthMonitor } from './modules/health/health-monitor.ts';
 import { describeCapabilities } from './modules/health/capabilities.ts';
-import { hasBinary } from './engines/audio-decode/decode.ts';
+import { hasFfmpeg } from './audio/index.ts';
 import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     checks: [{ name: 'database', run: () => storage.ping() }],
     intervalMs: config.healthCheckIntervalMs,
   });
-  const capabilities = describeCapabilities({ engines, ffmpeg: await hasBinary('ffmpeg') });
+  const capabilities = describeCapabilities({ engines, ffmpeg: await hasFfmpeg('ffmpeg') });
   const health = createHealthCheck({ storage, monitor, engines, capabilities, startedAt });
   const serverStatus = () => ({
     status: monitor.current().status,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fromInt16, readWav, resample, toInt16 } from '../audio/index.ts';
 import { encodeOpusPackets, muxOpus } from './voice-note.ts';
 
 /**
@@ -21,30 +22,10 @@ export function librivoxAvailable(): boolean {
   return existsSync(join(LIBRIVOX_DIR, 'transcription'));
 }
 
-/** The PCM of a 16-bit mono WAV, found by walking its chunks. */
-function readWav(file: string): { pcm: Int16Array; sampleRate: number } {
-  const buf = readFileSync(file);
-  if (buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WAVE')
-    throw new Error(`${file}: not a WAV`);
-  let at = 12;
-  let sampleRate = 0;
-  while (at + 8 <= buf.length) {
-    const id = buf.toString('latin1', at, at + 4);
-    const size = buf.readUInt32LE(at + 4);
-    const body = at + 8;
-    if (id === 'fmt ') {
-      if (buf.readUInt16LE(body + 2) !== 1 || buf.readUInt16LE(body + 14) !== 16)
-        throw new Error(`${file}: not 16-bit mono`);
-      sampleRate = buf.readUInt32LE(body + 4);
-    } else if (id === 'data') {
-      const end = Math.min(buf.length, body + size);
-      const pcm = new Int16Array((end - body) >> 1);
-      for (let i = 0; i < pcm.length; i++) pcm[i] = buf.readInt16LE(body + i * 2);
-      return { pcm, sampleRate };
-    }
-    at = body + size + (size & 1);
-  }
-  throw new Error(`${file}: no data chunk`);
+/** The PCM of a clip's WAV, through the server's WAV reader. */
+function readClip(file: string): { pcm: Int16Array; sampleRate: number } {
+  const wav = readWav(new Uint8Array(readFileSync(file)), { strict: false });
+  return { pcm: toInt16(wav.pcm), sampleRate: wav.sampleRate };
 }
 
 export function loadLibrivoxClips(): LibrivoxClip[] {
@@ -54,7 +35,7 @@ export function loadLibrivoxClips(): LibrivoxClip[] {
     const match = /^\s*(?:<s>)?(.*?)(?:<\/s>)?\s*\(([^)]+)\)\s*$/.exec(line);
     if (!match?.[1] || !match[2]) continue;
     const id = match[2];
-    const wav = readWav(join(LIBRIVOX_DIR, `${id}.wav`));
+    const wav = readClip(join(LIBRIVOX_DIR, `${id}.wav`));
     clips.push({ id, reference: match[1].trim(), ...wav });
   }
   return clips;
@@ -85,16 +66,6 @@ export function wordErrors(reference: string, hypothesis: string): { errors: num
 
 /** A clip as a browser-like voice note: upsampled to 48 kHz, Opus (libopus), WebM or Ogg. */
 export async function librivoxVoiceNote(clip: LibrivoxClip, container: 'webm' | 'ogg'): Promise<Uint8Array> {
-  const rate = 48_000;
-  const length = Math.round((clip.pcm.length * rate) / clip.sampleRate);
-  const samples = new Float32Array(length);
-  const step = clip.sampleRate / rate;
-  for (let i = 0; i < length; i++) {
-    const x = i * step;
-    const j = Math.floor(x);
-    const a = (clip.pcm[j] ?? 0) / 32768;
-    const b = (clip.pcm[j + 1] ?? clip.pcm[j] ?? 0) / 32768;
-    samples[i] = a + (b - a) * (x - j);
-  }
+  const samples = resample(fromInt16(clip.pcm), clip.sampleRate, 48_000);
   return muxOpus(await encodeOpusPackets(samples), container);
 }

@@ -7,6 +7,7 @@ import {
   Output,
   WebMOutputFormat,
 } from 'mediabunny';
+import { fromInt16, resample } from '../audio/index.ts';
 import { createBuiltinSynthesizer } from '../engines/speech/builtin.ts';
 
 /**
@@ -38,19 +39,6 @@ function loadLibOpus(): Promise<LibOpus> {
     else lib.onRuntimeInitialized = () => resolve(lib);
   });
   return libopus;
-}
-
-function resample(pcm: Int16Array, from: number, to: number): Float32Array {
-  const length = Math.round((pcm.length * to) / from);
-  const out = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const x = (i * from) / to;
-    const j = Math.floor(x);
-    const a = (pcm[j] ?? 0) / 32768;
-    const b = (pcm[j + 1] ?? pcm[j] ?? 0) / 32768;
-    out[i] = a + (b - a) * (x - j);
-  }
-  return out;
 }
 
 /** Raw Opus packets (20 ms each) of mono 48 kHz samples. */
@@ -142,7 +130,7 @@ export async function makeVoiceNote(
     voice: { voice: 'en-us' },
     signal: new AbortController().signal,
   });
-  const samples = resample(speech.pcm, speech.sampleRate, RATE);
+  const samples = resample(fromInt16(speech.pcm), speech.sampleRate, RATE);
   const packets = await encodeOpusPackets(samples);
   return {
     data: await muxOpus(packets, container),

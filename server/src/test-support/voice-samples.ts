@@ -1,5 +1,5 @@
 import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat, Output } from 'mediabunny';
-import { encodeWav } from '../engines/audio-decode/decode.ts';
+import { encodeWav, resample, toInt16 } from '../audio/index.ts';
 import { encodeMp3 } from '../engines/speech/mp3.ts';
 import { encodeOpusPackets, muxOpus } from './voice-note.ts';
 
@@ -42,27 +42,11 @@ export function tone(options: ToneOptions): Float32Array {
 
 export const wavOf = (pcm: Float32Array, sampleRate = 44_100): Uint8Array => encodeWav(pcm, sampleRate);
 
-function toInt16(pcm: Float32Array): Int16Array {
-  return Int16Array.from(pcm, (s) => Math.max(-32768, Math.min(32767, Math.round(s * 32767))));
-}
-
 export const mp3Of = (pcm: Float32Array, sampleRate = 44_100): Uint8Array =>
   encodeMp3(toInt16(pcm), sampleRate, 64);
 
-function resampleTo48k(pcm: Float32Array, from: number): Float32Array {
-  const length = Math.round((pcm.length * 48_000) / from);
-  const out = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const x = (i * from) / 48_000;
-    const j = Math.floor(x);
-    const a = pcm[j] ?? 0;
-    out[i] = a + ((pcm[j + 1] ?? a) - a) * (x - j);
-  }
-  return out;
-}
-
 export async function oggOpusOf(pcm: Float32Array, sampleRate = 44_100): Promise<Uint8Array> {
-  return muxOpus(await encodeOpusPackets(resampleTo48k(pcm, sampleRate)), 'ogg');
+  return muxOpus(await encodeOpusPackets(resample(pcm, sampleRate, 48_000)), 'ogg');
 }
 
 function opusHead(): Uint8Array {
@@ -77,7 +61,7 @@ function opusHead(): Uint8Array {
 
 /** An M4A (ISO-BMFF, `ftyp` M4A-compatible) holding Opus: decodable with npm packages alone. */
 export async function m4aOpusOf(pcm: Float32Array, sampleRate = 44_100): Promise<Uint8Array> {
-  const packets = await encodeOpusPackets(resampleTo48k(pcm, sampleRate));
+  const packets = await encodeOpusPackets(resample(pcm, sampleRate, 48_000));
   return muxMp4(
     packets,
     { codec: 'opus', numberOfChannels: 1, sampleRate: 48_000, description: opusHead() },

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error.ts';
-import { readPcmSample } from '../../lib/pcm.ts';
+import { fromS16le, readWav, resample, toInt16 } from '../../audio/index.ts';
 import { encodeMp3, encodeMp3File } from './mp3.ts';
 import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult, VoiceParams } from './types.ts';
 import { estimateTimings } from './visemes.ts';
@@ -98,17 +98,19 @@ export function createOpenAISynthesizer(options: OpenAISpeechOptions): SpeechSyn
     async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
       request.signal.throwIfAborted();
       const bytes = await fetchAudio(request);
-      let decoded: { pcm: Int16Array; sampleRate: number };
+      let decoded: { pcm: Float32Array; sampleRate: number };
       try {
-        decoded = format === 'wav' ? decodeWav(bytes) : { pcm: int16le(bytes), sampleRate: OPENAI_PCM_RATE };
+        // A provider may stream its WAV with a placeholder size: read it leniently.
+        decoded =
+          format === 'wav'
+            ? readWav(bytes, { strict: false })
+            : { pcm: fromS16le(bytes), sampleRate: OPENAI_PCM_RATE };
       } catch (error) {
         throw fail(`unreadable ${format} audio: ${describe(error)}`);
       }
-      let { pcm, sampleRate } = decoded;
-      if (!MP3_RATES.has(sampleRate)) {
-        pcm = resampleLinear(pcm, sampleRate, OPENAI_PCM_RATE);
-        sampleRate = OPENAI_PCM_RATE;
-      }
+      let { sampleRate } = decoded;
+      if (!MP3_RATES.has(sampleRate)) sampleRate = OPENAI_PCM_RATE;
+      const pcm = toInt16(resample(decoded.pcm, decoded.sampleRate, sampleRate));
       request.signal.throwIfAborted();
       const { visemes, words } = estimateTimings(request.text, request.language, pcm, sampleRate);
       return {
@@ -140,86 +142,6 @@ function speedOf(voice: VoiceParams): number | undefined {
   if (voice.rate === undefined) return undefined;
   const speed = voice.rate > 4 ? voice.rate / ESPEAK_WPM_AT_SPEED_1 : voice.rate;
   return Math.min(4, Math.max(0.25, Math.round(speed * 100) / 100));
-}
-
-/**
- * A RIFF/WAVE file → mono 16-bit PCM. Takes integer PCM of 8–32 bits and 32-bit float, any channel
- * count (mixed down). A streamed WAV's data size may be a placeholder (0 or 0xFFFFFFFF): the data
- * then runs to the end of the file.
- */
-export function decodeWav(bytes: Uint8Array): { pcm: Int16Array; sampleRate: number } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
-  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a RIFF/WAVE file');
-  let fmt: { format: number; channels: number; sampleRate: number; bits: number } | null = null;
-  let offset = 12;
-  while (offset + 8 <= bytes.length) {
-    const id = tag(offset);
-    const size = view.getUint32(offset + 4, true);
-    const body = offset + 8;
-    if (id === 'fmt ') {
-      let format = view.getUint16(body, true);
-      // WAVE_FORMAT_EXTENSIBLE: the real format is the sub-format GUID's first two bytes.
-      if (format === 0xfffe && size >= 26) format = view.getUint16(body + 24, true);
-      fmt = {
-        format,
-        channels: view.getUint16(body + 2, true),
-        sampleRate: view.getUint32(body + 4, true),
-        bits: view.getUint16(body + 14, true),
-      };
-    } else if (id === 'data') {
-      if (!fmt) throw new Error('data before fmt');
-      const end = size === 0 || size === 0xffffffff ? bytes.length : Math.min(bytes.length, body + size);
-      return { pcm: toMonoInt16(view, body, end, fmt), sampleRate: fmt.sampleRate };
-    }
-    offset = body + size + (size % 2);
-  }
-  throw new Error('no data chunk');
-}
-
-function toMonoInt16(
-  view: DataView,
-  start: number,
-  end: number,
-  fmt: { format: number; channels: number; bits: number },
-): Int16Array {
-  const bytesPerSample = fmt.bits / 8;
-  const { channels } = fmt;
-  if (channels < 1 || ![1, 2, 3, 4].includes(bytesPerSample))
-    throw new Error(`unsupported ${fmt.bits}-bit audio`);
-  const isFloat = fmt.format === 3;
-  if (!isFloat && fmt.format !== 1) throw new Error(`unsupported WAV format ${fmt.format}`);
-  if (isFloat && bytesPerSample !== 4) throw new Error('unsupported float width');
-  const read = (at: number): number => readPcmSample(view, at, bytesPerSample, isFloat);
-  const frameBytes = bytesPerSample * channels;
-  const frames = Math.floor((end - start) / frameBytes);
-  const out = new Int16Array(frames);
-  for (let f = 0; f < frames; f++) {
-    let sum = 0;
-    for (let c = 0; c < channels; c++) sum += read(start + f * frameBytes + c * bytesPerSample);
-    out[f] = Math.max(-32768, Math.min(32767, Math.round((sum / channels) * 32768)));
-  }
-  return out;
-}
-
-function int16le(bytes: Uint8Array): Int16Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = new Int16Array(Math.floor(bytes.length / 2));
-  for (let i = 0; i < out.length; i++) out[i] = view.getInt16(i * 2, true);
-  return out;
-}
-
-/** Linear interpolation: enough for speech going into a 48 kbps MP3. */
-function resampleLinear(pcm: Int16Array, from: number, to: number): Int16Array {
-  const out = new Int16Array(Math.round((pcm.length * to) / from));
-  for (let i = 0; i < out.length; i++) {
-    const x = (i * from) / to;
-    const i0 = Math.floor(x);
-    const a = pcm[i0] ?? 0;
-    const b = pcm[i0 + 1] ?? a;
-    out[i] = Math.round(a + (b - a) * (x - i0));
-  }
-  return out;
 }
 
 function describe(error: unknown): string {

@@ -1,4 +1,4 @@
-import { encodeWav } from '../audio-decode/decode.ts';
+import { encodeWav } from '../../audio/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Transcriber } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../lib/app-error.ts';
 import { librivoxAvailable, loadLibrivoxClips, wordErrors } from '../../test-support/librivox.ts';
-import { decodeVoiceNote } from '../audio-decode/decode.ts';
+import { decodeVoiceNote } from '../../audio/index.ts';
 import { librivoxVoiceNote } from '../../test-support/librivox.ts';
 import { createHintTranscriber } from './hint.ts';
 import {

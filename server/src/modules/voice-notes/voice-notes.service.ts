@@ -5,7 +5,7 @@ import {
   type Personality,
   type ServerPayload,
 } from '@alma/protocol';
-import { AudioDecodeError, decodeVoiceNote, type DecodedAudio } from '../../engines/audio-decode/decode.ts';
+import { AudioDecodeError, decodeVoiceNote, type DecodedVoiceNote } from '../../audio/index.ts';
 import type { Transcriber } from '../../engines/transcription/types.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
@@ -51,7 +51,7 @@ export interface VoiceNotesDeps {
  * leaves nothing behind.
  */
 export function createVoiceNotesService(deps: VoiceNotesDeps) {
-  async function decode(audio: Uint8Array): Promise<DecodedAudio> {
+  async function decode(audio: Uint8Array): Promise<DecodedVoiceNote> {
     try {
       return await decodeVoiceNote(audio, { ffmpeg: deps.ffmpeg });
     } catch (error) {
@@ -65,7 +65,7 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
 
   async function transcribe(
     transcriber: Transcriber,
-    decoded: DecodedAudio,
+    decoded: DecodedVoiceNote,
     input: VoiceNoteInput,
   ): Promise<{ text: string; engine: string }> {
     try {

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FFMPEG_AVAILABLE, needsFfmpeg } from '../../test-support/ffmpeg-audio.ts';
 import { m4aOpusOf, mp3Of, oggOpusOf, tone, wavOf } from '../../test-support/voice-samples.ts';
 import { analyseVoice, deriveVoice } from './analysis.ts';
-import { sniffVoiceFormat, walkMp3 } from './audio-format.ts';
-import { decodeVoiceSample } from './decode-sample.ts';
+import { decodeSample, sampleFormat } from './sample-audio.ts';
 
 /** SPEC.md VU-3 (analysis) and VU-4 (derived builtin voice) on signals whose answers are known. */
 describe('VU-3 analysis of synthetic voices', () => {
@@ -75,24 +74,25 @@ describe('VU-2 formats by content', () => {
   it('sniffs WAV, MP3 (with and without ID3), Ogg and ISO-BMFF; nothing else', async () => {
     const mp3 = mp3Of(pcm);
     const id3 = new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, ...mp3]);
-    expect(sniffVoiceFormat(wavOf(pcm))).toBe('wav');
-    expect(sniffVoiceFormat(mp3)).toBe('mp3');
-    expect(sniffVoiceFormat(id3)).toBe('mp3');
-    expect(walkMp3(id3).durationMs).toBe(walkMp3(mp3).durationMs);
-    expect(sniffVoiceFormat(await oggOpusOf(pcm))).toBe('ogg');
-    expect(sniffVoiceFormat(await m4aOpusOf(pcm))).toBe('m4a');
-    expect(sniffVoiceFormat(new TextEncoder().encode('RIFF....AVI LIST'))).toBeNull();
-    expect(sniffVoiceFormat(new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0, 0, 0, 0]))).toBeNull(); // WebM
-    expect(sniffVoiceFormat(new Uint8Array(16))).toBeNull();
+    expect(sampleFormat(wavOf(pcm))).toBe('wav');
+    expect(sampleFormat(mp3)).toBe('mp3');
+    expect(sampleFormat(id3)).toBe('mp3');
+    const withTag = await decodeSample(id3, null);
+    expect(withTag.durationMs).toBe((await decodeSample(mp3, null)).durationMs);
+    expect(sampleFormat(await oggOpusOf(pcm))).toBe('ogg');
+    expect(sampleFormat(await m4aOpusOf(pcm))).toBe('m4a');
+    expect(sampleFormat(new TextEncoder().encode('RIFF....AVI LIST'))).toBeNull();
+    expect(sampleFormat(new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0, 0, 0, 0]))).toBeNull(); // WebM
+    expect(sampleFormat(new Uint8Array(16))).toBeNull();
   });
 
   it('reads an M4A by its ftyp box and refuses one cut before its moov', async () => {
     const m4a = await m4aOpusOf(pcm);
-    const decoded = await decodeVoiceSample(m4a, 'm4a', { ffmpeg: null });
+    const decoded = await decodeSample(m4a, null);
     expect(decoded.codec).toBe('opus');
     expect(Math.abs(decoded.durationMs - 2000)).toBeLessThan(50);
     await expect(
-      decodeVoiceSample(m4a.subarray(0, m4a.length - 10), 'm4a', { ffmpeg: null }),
+      decodeSample(m4a.subarray(0, m4a.length - 10), null),
     ).rejects.toMatchObject({
       code: 'voice_file_damaged',
     });
@@ -101,7 +101,7 @@ describe('VU-2 formats by content', () => {
   it('refuses an MP3 with garbage after its frames and an Ogg stream that never ends', async () => {
     const mp3 = mp3Of(pcm);
     const junk = new Uint8Array([...mp3, ...new Uint8Array(500).fill(0x41)]);
-    await expect(decodeVoiceSample(junk, 'mp3', { ffmpeg: null })).rejects.toMatchObject({
+    await expect(decodeSample(junk, null)).rejects.toMatchObject({
       code: 'voice_file_damaged',
     });
     const ogg = await oggOpusOf(pcm);
@@ -115,7 +115,7 @@ describe('VU-2 formats by content', () => {
     expect(at).toBeGreaterThan(0);
     const open = ogg.slice();
     open[at + 5] = (open[at + 5] ?? 0) & ~0x04;
-    await expect(decodeVoiceSample(open, 'ogg', { ffmpeg: null })).rejects.toMatchObject({
+    await expect(decodeSample(open, null)).rejects.toMatchObject({
       code: 'voice_file_damaged',
     });
   });
@@ -125,7 +125,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)(
   needsFfmpeg('VU-3 MP3 analysed through ffmpeg when it is installed'),
   () => {
     it('finds the pitch of a 220 Hz tone in an MP3', async () => {
-      const decoded = await decodeVoiceSample(mp3Of(tone({ f0: 220, seconds: 3 })), 'mp3');
+      const decoded = await decodeSample(mp3Of(tone({ f0: 220, seconds: 3 })), undefined);
       const a = analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);
       expect(a.decoded).toBe(true);
       expect(Math.abs((a.pitchHz ?? 0) - 220) / 220).toBeLessThan(0.03);

@@ -1,4 +1,5 @@
 import type { CustomVoiceSpeech, VoiceAnalysis, VoiceCategory, VoiceGender } from '@alma/protocol';
+import { resample } from '../../audio/index.ts';
 
 /**
  * What a voice sample sounds like, measured (SPEC.md VU-3), and the builtin engine's parameters
@@ -27,31 +28,6 @@ const CLIPPING_WARN_RATIO = 0.001;
 
 const toDb = (x: number) => (x > 0 ? 20 * Math.log10(x) : -120);
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
-
-/** Box-filter decimation (a cheap low-pass) to `to` Hz; upsampling is linear. */
-export function resample(pcm: Float32Array, from: number, to: number): Float32Array {
-  if (from === to) return pcm;
-  const ratio = from / to;
-  const length = Math.floor(pcm.length / ratio);
-  const out = new Float32Array(length);
-  if (ratio > 1) {
-    for (let i = 0; i < length; i++) {
-      const start = Math.floor(i * ratio);
-      const end = Math.max(start + 1, Math.floor((i + 1) * ratio));
-      let sum = 0;
-      for (let j = start; j < end; j++) sum += pcm[j] ?? 0;
-      out[i] = sum / (end - start);
-    }
-  } else {
-    for (let i = 0; i < length; i++) {
-      const x = i * ratio;
-      const j = Math.floor(x);
-      const a = pcm[j] ?? 0;
-      out[i] = a + ((pcm[j + 1] ?? a) - a) * (x - j);
-    }
-  }
-  return out;
-}
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -19,8 +19,7 @@ import type { Log } from '../../lib/logger.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository, UserRepository } from '../../storage/types.ts';
 import { analyseVoice, deriveVoice } from './analysis.ts';
-import { VoiceFileError, sniffVoiceFormat } from './audio-format.ts';
-import { decodeVoiceSample } from './decode-sample.ts';
+import { decodeSample, sampleFormat } from './sample-audio.ts';
 
 export interface VoiceUploadsDeps {
   users: Pick<UserRepository, 'findById'>;
@@ -159,19 +158,13 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
         detail: `${used.bytes + other} + ${data.length} > ${limits.maxTotalStorage}`,
       });
 
-    const format = sniffVoiceFormat(data);
+    const format = sampleFormat(data);
     if (!format)
       throw new AppError('voice_format_invalid', { detail: 'content is not WAV, MP3, M4A or OGG' });
     if (!hasVoiceExtension(input.fileName))
       throw new AppError('voice_format_invalid', { detail: `file name ${JSON.stringify(input.fileName)}` });
-    let analysis: VoiceAnalysis;
-    try {
-      const decoded = await decodeVoiceSample(data, format, { ffmpeg: deps.ffmpeg });
-      analysis = analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);
-    } catch (error) {
-      if (error instanceof VoiceFileError) throw new AppError(error.code, { detail: error.message });
-      throw new AppError('voice_file_damaged', { detail: String(error) });
-    }
+    const decoded = await decodeSample(data, deps.ffmpeg);
+    const analysis = analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);
     const derived = deriveVoice(analysis);
     const id = `custom-${deps.newId()}`;
     const file = `${id}.${format}`;
