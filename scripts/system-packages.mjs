@@ -54,7 +54,15 @@ export const systemPackages = [
     why: 'the foreign-client protocol test (python-socketio for /usr/bin/python3)',
     required: true,
     runtime: false,
-    elsewhere: 'python3 -m pip install "python-socketio[client]" websocket-client',
+    elsewhere: 'python3 -m pip install "python-socketio[client]"',
+    present: () => findPythonWithSocketio() !== undefined,
+  },
+  {
+    name: 'python3-websocket',
+    why: 'the websocket transport python-socketio uses in that test',
+    required: true,
+    runtime: false,
+    elsewhere: 'python3 -m pip install websocket-client',
     present: () => findPythonWithSocketio() !== undefined,
   },
   {
@@ -107,12 +115,18 @@ export function findChromium(env = process.env) {
   return onPath('chromium', env.PATH) ?? onPath('chromium-browser', env.PATH);
 }
 
-/** A python 3 that imports socketio: ALMA_PYTHON, Debian's /usr/bin/python3, then PATH's. */
+/**
+ * A python 3 that imports socketio and websocket (its websocket transport): ALMA_PYTHON, Debian's
+ * /usr/bin/python3, then PATH's.
+ */
 export function findPythonWithSocketio(env = process.env) {
   const candidates = [env.ALMA_PYTHON, '/usr/bin/python3', onPath('python3', env.PATH)];
   for (const python of candidates) {
     if (!python || !existsSync(python)) continue;
-    const probe = spawnSync(python, ['-c', 'import socketio'], { stdio: 'ignore', timeout: 10_000 });
+    const probe = spawnSync(python, ['-c', 'import socketio, websocket'], {
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
     if (probe.status === 0) return python;
   }
   return undefined;
