@@ -1,7 +1,4 @@
 import { useEffect } from 'react';
-import { routes } from '@alma/protocol';
-import { ApiError, call } from '../lib/api.ts';
-import { fetchPreferences } from '../lib/preferences.ts';
 import { useSession } from '../lib/session.ts';
 
 /**
@@ -17,15 +14,11 @@ export function useAuthBootstrap() {
       return;
     }
     const controller = new AbortController();
-    call(routes.auth.me, {}, { signal: controller.signal })
-      .then(({ user }) => {
-        setUser(user);
-        void fetchPreferences(user.id);
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && !error.isNetworkError) useSession.getState().clear();
-      });
+    // The API client (and zod with the protocol's schemas) loads only for a signed-in visitor,
+    // so the anonymous first screen stays lean.
+    void import('./bootstrap-session.ts').then(({ refreshSession }) =>
+      refreshSession(controller.signal, setUser),
+    );
     return () => controller.abort();
   }, []);
 }

@@ -1,7 +1,6 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
 import { i18n } from '../lib/i18n.ts';
-import { RequireAuth, RequireOnboarding } from './guards.tsx';
 
 /**
  * The route table of spec §2. Screens load on demand (each feature is its own chunk), so the
@@ -51,7 +50,8 @@ const screens: RouteObject[] = [
     lazy: async () => ({ Component: (await import('../features/legal/ContactPage.tsx')).ContactPage }),
   },
   {
-    element: <RequireAuth />,
+    // The guards read preferences through the API client: loaded with the first signed-in screen.
+    lazy: async () => ({ Component: (await import('./guards.tsx')).RequireAuth }),
     children: [
       {
         path: '/onboarding',
@@ -60,7 +60,7 @@ const screens: RouteObject[] = [
         }),
       },
       {
-        element: <RequireOnboarding />,
+        lazy: async () => ({ Component: (await import('./guards.tsx')).RequireOnboarding }),
         children: [
           {
             path: '/chat',

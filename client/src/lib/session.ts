@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { UserSchema, type User } from '@alma/protocol';
+import type { User } from '@alma/protocol';
 import { readJson, readString, removeKeys, StorageKey, writeJson, writeString } from './storage.ts';
 
 /**
@@ -18,9 +18,18 @@ export interface SessionState {
   clear: () => void;
 }
 
+/**
+ * The stored user, when it looks like one. A shape check rather than `UserSchema`: this module is
+ * in the first screen's bundle, which must not carry zod (README "A lean first screen"). The
+ * stored copy is only a cache: with a token, the start-up fetch of `/auth/me` (app/bootstrap.ts)
+ * replaces it with a user the schema has validated, and an unreadable one is dropped.
+ */
 function loadUser(): User | null {
-  const parsed = UserSchema.safeParse(readJson(StorageKey.user));
-  return parsed.success ? parsed.data : null;
+  const value = readJson(StorageKey.user);
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, email, name, role } = value as Record<string, unknown>;
+  const ok = [id, email, name, role].every((field) => typeof field === 'string');
+  return ok ? (value as User) : null;
 }
 
 function persistUser(user: User | null): void {

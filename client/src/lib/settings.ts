@@ -2,14 +2,11 @@ import { create } from 'zustand';
 import {
   FALLBACK_LANGUAGE,
   LISTED_LANGUAGE_CODES,
-  routes,
   type Language,
   type Theme,
   type User,
 } from '@alma/protocol';
-import { call } from './api.ts';
 import { isLanguage, setLanguage } from './i18n.ts';
-import { savePreferences } from './preferences.ts';
 import { useSession } from './session.ts';
 import { readString, StorageKey, writeString } from './storage.ts';
 import { useTheme } from './theme.ts';
@@ -61,9 +58,10 @@ export async function chooseLanguage(code: ListedLanguage): Promise<User | null>
   await setLanguage(interfaceLanguageFor(code));
   const { token, user } = useSession.getState();
   if (!token || !user || !isLanguage(code) || user.language === code) return null;
-  const { user: updated } = await call(routes.account.updateDetails, { body: { language: code } });
-  useSession.getState().setUser(updated);
-  return updated;
+  // The API client (zod and the protocol's schemas) loads only for a signed-in user: the
+  // language switch sits on the lean first screens (README "A lean first screen").
+  const { saveAccountLanguage } = await import('./account-sync.ts');
+  return saveAccountLanguage(code);
 }
 
 /** Sets the theme here and, when signed in, on the account (PUT /api/users/preferences). */
@@ -71,6 +69,7 @@ export async function chooseTheme(theme: Theme): Promise<void> {
   useTheme.getState().setTheme(theme);
   const { token, user } = useSession.getState();
   if (!token || !user) return;
-  await savePreferences(user.id, { theme });
+  const { saveAccountTheme } = await import('./account-sync.ts');
+  await saveAccountTheme(user.id, theme);
   if (user.theme !== theme) useSession.getState().setUser({ ...user, theme });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, json, type TestApp } from '../test-support/app.ts';
 
@@ -8,8 +9,17 @@ let t: TestApp;
 beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'alma-dist-'));
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Alma</title>');
+  const page = '<!doctype html><title>Alma</title>';
+  writeFileSync(join(dist, 'index.html'), page);
   writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+  // What the build's precompress step writes beside each text asset (client/vite.config.ts).
+  for (const [file, text] of [
+    ['assets/app-1234.js', 'console.log(1)'],
+    ['index.html', page],
+  ] as const) {
+    writeFileSync(join(dist, `${file}.br`), brotliCompressSync(text));
+    writeFileSync(join(dist, `${file}.gz`), gzipSync(text));
+  }
   t = await buildTestApp({ CLIENT_DIST: dist });
 });
 afterAll(async () => t.close());
@@ -40,6 +50,38 @@ describe('serving the client', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('max-age=31536000');
+  });
+
+  it.each([
+    ['br, gzip, deflate', 'br'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+  ])('assets go out precompressed: Accept-Encoding %s gets %s', async (accept, encoding) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-1234.js',
+      headers: { 'accept-encoding': accept },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-type']).toContain('javascript');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const body = res.rawPayload;
+    const text =
+      encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+    expect(text.toString()).toBe('console.log(1)');
+    if (encoding) expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+  });
+
+  it('the page itself goes out compressed and is never cached stale', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/chat',
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('<title>Alma</title>');
   });
 
   it('sends the security headers', async () => {

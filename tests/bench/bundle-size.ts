@@ -1,0 +1,89 @@
+/**
+ * First-screen weight (part of `npm run bench`; alone after `npm run build`:
+ * `tsx tests/bench/bundle-size.ts`). README "A lean first screen".
+ *
+ * Per screen: the JS and CSS it needs before rendering (Vite's manifest walked from the entry and
+ * the route's lazy modules), as gzip -9 (the budget's measure) and as sent by the server with
+ * `Accept-Encoding: br` vs identity (measured over HTTP from a real server on the built client).
+ * Budgets: landing and auth screens ≤ 120 KB gz; the 3D chunk ≤ 300 KB gz and only on screens
+ * that show a 3D view. Prints figures and verdicts; exits 0 either way (no thresholds in tests).
+ */
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startTestServer } from '../fixtures/server.ts';
+import { filesOf, namedChunk, readManifest, ROUTE_MODULES } from './bundle-manifest.ts';
+
+const KB = 1024;
+const dist = new URL('../../client/dist', import.meta.url).pathname;
+const manifest = readManifest(dist);
+const FIRST_SCREENS = ['/', '/login', '/register', '/forgot-password', '/reset-password/:token'];
+const SHOWS_3D = ['/onboarding', '/chat'];
+const BUDGET_FIRST = 120 * KB;
+const BUDGET_3D = 300 * KB;
+
+const gzCache = new Map<string, number>();
+const gz = (file: string) => {
+  let size = gzCache.get(file);
+  if (size === undefined) {
+    size = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+    gzCache.set(file, size);
+  }
+  return size;
+};
+
+/** Bytes the server puts on the wire for one asset with this Accept-Encoding. */
+function wireBytes(base: string, file: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}/${file}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${file}: ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
+const server = await startTestServer({ CLIENT_DIST: dist });
+try {
+  const three = namedChunk(manifest, 'three');
+  console.log('screen                    files  gzip -9     br on wire  identity    budget');
+  for (const [route, modules] of Object.entries(ROUTE_MODULES)) {
+    const files = filesOf(manifest, modules);
+    const gzip = files.reduce((sum, f) => sum + gz(f), 0);
+    let br = 0;
+    let identity = 0;
+    for (const f of files) {
+      br += await wireBytes(server.url, f, 'br');
+      identity += await wireBytes(server.url, f, 'identity');
+    }
+    const budget = FIRST_SCREENS.includes(route)
+      ? `${gzip <= BUDGET_FIRST ? 'ok' : 'OVER'} ≤ ${kb(BUDGET_FIRST)}`
+      : '';
+    const with3d = three && files.includes(three) ? ' (3D)' : '';
+    console.log(
+      `${(route + with3d).padEnd(25)} ${String(files.length).padStart(5)}  ${kb(gzip).padStart(9)}  ${kb(br).padStart(11)}  ${kb(identity).padStart(9)}   ${budget}`,
+    );
+  }
+  if (!three) {
+    console.log('3D chunk: none named "three" (client/vite.config.ts codeSplitting)  OVER');
+  } else {
+    const where = Object.entries(ROUTE_MODULES)
+      .filter(([, modules]) => filesOf(manifest, modules).includes(three))
+      .map(([route]) => route);
+    const onlyWhere3d = where.every((r) => SHOWS_3D.includes(r));
+    console.log(
+      `3D chunk ${three}: ${kb(gz(three))} gz (${gz(three) <= BUDGET_3D ? 'ok' : 'OVER'} ≤ ${kb(BUDGET_3D)}); ` +
+        `loaded by ${where.join(', ') || 'no screen at first render'} (${onlyWhere3d ? 'ok' : 'OVER'}: only ${SHOWS_3D.join(', ')})`,
+    );
+  }
+  const entry = manifest['index.html'];
+  if (entry) console.log(`entry ${entry.file}: ${kb(gz(entry.file))} gz`);
+} finally {
+  await server.dispose();
+}
