@@ -91,9 +91,7 @@ describe('VU-2 formats by content', () => {
     const decoded = await decodeSample(m4a, null);
     expect(decoded.codec).toBe('opus');
     expect(Math.abs(decoded.durationMs - 2000)).toBeLessThan(50);
-    await expect(
-      decodeSample(m4a.subarray(0, m4a.length - 10), null),
-    ).rejects.toMatchObject({
+    await expect(decodeSample(m4a.subarray(0, m4a.length - 10), null)).rejects.toMatchObject({
       code: 'voice_file_damaged',
     });
   });
