@@ -2,10 +2,8 @@ import type { BufferAttribute } from 'three';
 import {
   BufferGeometry,
   Color,
-  DoubleSide,
   Float32BufferAttribute,
   Group,
-  MeshStandardMaterial,
   Skeleton,
   SkinnedMesh,
   Uint16BufferAttribute,
@@ -13,6 +11,8 @@ import {
   type Bone,
 } from 'three';
 import type { Rig } from './rig.ts';
+import { slotMaterial } from './materials.ts';
+import { occlusionGrid, partOcclusion } from './occlusion.ts';
 import { createWeigher, type SkinSpec } from './skinning.ts';
 
 /**
@@ -42,6 +42,17 @@ export interface MaterialLook {
   glowColor?: string;
   metalness?: number;
 }
+
+/** How much baked occlusion darkens each slot (occlusion.ts); glowing parts stay lit. */
+const OCCLUSION: Record<Slot, number> = {
+  skin: 0.55,
+  cloth: 0.6,
+  hair: 0.5,
+  gloss: 0.5,
+  metal: 0.45,
+  eye: 0.3,
+  glow: 0,
+};
 
 const SLOT_ORDER: Slot[] = ['skin', 'cloth', 'hair', 'gloss', 'metal', 'eye', 'glow'];
 
@@ -73,43 +84,6 @@ function indexed(g: BufferGeometry): BufferGeometry {
   return g;
 }
 
-function material(slot: Slot, look: MaterialLook): MeshStandardMaterial {
-  const m = new MeshStandardMaterial({ name: slot, vertexColors: true, color: 0xffffff });
-  switch (slot) {
-    case 'skin':
-      m.roughness = 0.62;
-      m.metalness = 0;
-      break;
-    case 'cloth':
-      m.roughness = 0.82;
-      m.metalness = 0;
-      break;
-    case 'hair':
-      m.roughness = 0.55;
-      m.metalness = 0;
-      m.side = DoubleSide;
-      break;
-    case 'gloss':
-      m.roughness = 0.3;
-      m.metalness = 0;
-      break;
-    case 'eye':
-      m.roughness = 0.18;
-      m.metalness = 0;
-      break;
-    case 'metal':
-      m.roughness = 0.32;
-      m.metalness = look.metalness ?? 0.55;
-      break;
-    case 'glow':
-      m.roughness = 0.4;
-      m.metalness = 0;
-      m.emissive = new Color(look.glowColor ?? '#7fe8ff');
-      break;
-  }
-  return m;
-}
-
 export function assemble(
   rig: Rig,
   list: PartList,
@@ -125,6 +99,7 @@ export function assemble(
   group.add(rig.root);
   group.updateMatrixWorld(true);
   const skeleton = new Skeleton(bones);
+  const occlusion = occlusionGrid(list.parts.map((part) => part.geometry));
 
   for (const meshName of ['Body', 'Head', 'Face'] as const) {
     const parts = list.parts
@@ -142,10 +117,15 @@ export function assemble(
     const groups: { start: number; count: number; slot: Slot }[] = [];
     const p = new Vector3();
     const n = new Vector3();
+    const tones: Partial<Record<Slot, { r: number; g: number; b: number; n: number }>> = {};
     for (const part of parts) {
       const base = positions.length / 3;
       const pos = part.geometry.getAttribute('position');
       const nor = part.geometry.getAttribute('normal');
+      const occluded = partOcclusion(occlusion, part.geometry, (i) => {
+        n.fromBufferAttribute(nor, i);
+        return n.lengthSq() < 1e-12 ? n.set(0, 1, 0) : n.normalize();
+      });
       for (let i = 0; i < pos.count; i++) {
         p.fromBufferAttribute(pos, i);
         positions.push(p.x, p.y, p.z);
@@ -155,7 +135,13 @@ export function assemble(
         n.normalize();
         normals.push(n.x, n.y, n.z);
         const c = part.color(p, i);
-        colors.push(c.r, c.g, c.b);
+        const sum = (tones[part.slot] ??= { r: 0, g: 0, b: 0, n: 0 });
+        sum.r += c.r;
+        sum.g += c.g;
+        sum.b += c.b;
+        sum.n += 1;
+        const shade = 1 - OCCLUSION[part.slot] * (occluded[i] ?? 0);
+        colors.push(c.r * shade, c.g * shade, c.b * shade);
         const w = weigh(part.skin, p);
         skinIndex.push(...w.joints);
         skinWeight.push(...w.weights);
@@ -183,7 +169,8 @@ export function assemble(
     g.setIndex(index);
     const materials = groups.map((gr, i) => {
       g.addGroup(gr.start, gr.count, i);
-      return material(gr.slot, look);
+      const t = tones[gr.slot] ?? { r: 1, g: 1, b: 1, n: 1 };
+      return slotMaterial(gr.slot, look, { mean: new Color(t.r / t.n, t.g / t.n, t.b / t.n) });
     });
     if (withMorphs) {
       g.morphTargetsRelative = true;

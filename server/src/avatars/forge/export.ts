@@ -1,5 +1,5 @@
 import { Logger, NodeIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { EXTMeshoptCompression, KHRMaterialsSheen, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { dedup, meshopt, prune } from '@gltf-transform/functions';
 import { validateBytes, type ValidatorReport } from 'gltf-validator';
 import { MeshoptEncoder } from 'meshoptimizer';
@@ -28,7 +28,7 @@ function gltfIO(): Promise<NodeIO> {
   io ??= MeshoptEncoder.ready.then(() =>
     new NodeIO()
       .setLogger(new Logger(Logger.Verbosity.WARN))
-      .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+      .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization, KHRMaterialsSheen])
       .registerDependencies({ 'meshopt.encoder': MeshoptEncoder }),
   );
   return io;

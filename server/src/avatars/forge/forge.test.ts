@@ -45,6 +45,12 @@ interface GltfJson {
   nodes: { name?: string; mesh?: number }[];
   skins: { joints: number[] }[];
   meshes: { name?: string; extras?: { targetNames?: string[] } }[];
+  materials: {
+    name?: string;
+    emissiveFactor?: number[];
+    extensions?: { KHR_materials_sheen?: { sheenColorFactor?: number[]; sheenRoughnessFactor?: number } };
+  }[];
+  extensionsUsed?: string[];
 }
 
 function glbJson(glb: Uint8Array): GltfJson {
@@ -86,6 +92,19 @@ describe('AV-4 the forge', () => {
       const glb = await compressGlb(raw);
       expect(glb.byteLength).toBeLessThanOrEqual(SIZE_BUDGET_BYTES);
       expect(new TextDecoder().decode(glb.subarray(0, 4))).toBe('glTF');
+
+      // AV-6: skin, cloth and hair keep their sheen (the rim) through compression; skin glows
+      // faintly in its own colour (soft shading).
+      const served = glbJson(glb);
+      expect(served.extensionsUsed).toContain('KHR_materials_sheen');
+      for (const material of served.materials.filter((m) =>
+        ['skin', 'cloth', 'hair'].includes(m.name ?? ''),
+      )) {
+        const sheen = material.extensions?.KHR_materials_sheen;
+        expect(Math.max(...(sheen?.sheenColorFactor ?? [0])), material.name).toBeGreaterThan(0.1);
+      }
+      const skinMaterial = served.materials.find((m) => m.name === 'skin');
+      expect(Math.max(...(skinMaterial?.emissiveFactor ?? [0]))).toBeGreaterThan(0);
 
       // Morph names survive compression: read back with the meshopt decoder.
       await MeshoptDecoder.ready;
