@@ -27,7 +27,7 @@ export async function openChat(
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/chat');
   // Generous: SwiftShader shares the CPU with the server while a model compiles.
-  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 60_000 });
   await closeChatOverlay(page);
 }
 

@@ -87,3 +87,51 @@ test('a textured upload renders its colours, not white, with no console errors',
   await shot(page, 'stage-textured-upload');
   expect(problems).toEqual([]);
 });
+
+test('a KTX2 (Basis) textured upload renders its colours, transcoded by our own server’s transcoder', async ({
+  page,
+  request,
+}) => {
+  // Three.js's Basis transcoder is an Emscripten/embind build that compiles its bindings with
+  // `new Function`: in its blob: worker (which inherits the page's policy) script-src without
+  // 'unsafe-eval' stops it, and the texture never arrives. Until the transcoder runs in a worker
+  // script with its own policy, or the server refuses KHR_texture_basisu (AU-10), this fails.
+  test.fixme(true, 'Basis transcoder needs eval under our CSP (issue 12)');
+  const problems = watchConsole(page);
+  const transcoder: string[] = [];
+  page.on('request', (r) => {
+    if (/basis_transcoder/.test(r.url())) transcoder.push(r.url());
+  });
+  const { viewer } = await uploadAndShow(page, request, { texture: 'ktx2' }, 'ktx2');
+  const pixels = await readCanvas(page, viewer.locator('canvas'));
+  expect(pixels.top.count).toBeGreaterThan(50);
+  expect(pixels.top.saturation).toBeGreaterThan(60);
+  expect(pixels.top.r - pixels.top.b).toBeGreaterThan(60);
+  // The transcoder (script and wasm) came from this origin.
+  expect(transcoder.length).toBeGreaterThanOrEqual(2);
+  for (const url of transcoder) expect(new URL(url).origin).toBe(new URL(page.url()).origin);
+  await shot(page, 'stage-ktx2-upload');
+  expect(problems).toEqual([]);
+});
+
+for (const compression of ['draco', 'meshopt'] as const) {
+  test(`a ${compression}-compressed model renders as its author made it (the client's decoder)`, async ({
+    page,
+    request,
+  }) => {
+    test.skip(test.info().project.name !== 'desktop', 'the decoders are the same on a phone');
+    const problems = watchConsole(page);
+    // Processing re-encodes uploads with meshopt, so the client's Draco path is reached by
+    // serving the authored file as a system model: the bytes reach GLTFLoader untouched.
+    const bytes = Buffer.from(await buildFigure({ compression }));
+    await page.route('**/models/elf.glb', (route) =>
+      route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: bytes }),
+    );
+    const session = await registerViaApi(request);
+    const viewer = await showOnStage(page, request, session, 'elf');
+    const pixels = await readCanvas(page, viewer.locator('canvas'));
+    expect(pixels.painted).toBeGreaterThan(0.02);
+    expect(pixels.top.r - pixels.top.b).toBeGreaterThan(60);
+    expect(problems).toEqual([]);
+  });
+}

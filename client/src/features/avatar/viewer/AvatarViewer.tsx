@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import type { Group, Object3D } from 'three';
+import type { Group, Object3D, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { DEFAULT_MODEL_SCALE, DEFAULT_MODEL_Y_OFFSET, type Gesture } from '@alma/protocol';
 import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
@@ -150,6 +150,12 @@ function LiveViewer({
   const [state, dispatch] = useReducer(viewerReducer, initialViewerState);
   const [scene, setScene] = useState<Object3D | null>(null);
   const animatorRef = useRef<AvatarAnimator | null>(null);
+  // The canvas's renderer, for the loader (KTX2 textures are transcoded for its GPU).
+  const [renderer] = useState(() => {
+    let resolve: (gl: WebGLRenderer) => void = () => undefined;
+    const promise = new Promise<WebGLRenderer>((r) => (resolve = r));
+    return { promise, resolve };
+  });
   const visible = useDocumentVisible();
   const reportFailure = useEffectEvent((code: string) => {
     if (reportErrors) dispatchModelError({ error: code, avatar, modelUrl });
@@ -158,7 +164,7 @@ function LiveViewer({
   // Load once per mount (the parent remounts on a new model or a retry).
   useEffect(() => {
     const controller = new AbortController();
-    loadModel(modelUrl, controller.signal)
+    loadModel(modelUrl, { signal: controller.signal, renderer: renderer.promise })
       .then(({ scene: loaded }) => {
         if (controller.signal.aborted) return disposeObject(loaded);
         setScene(loaded);
@@ -171,7 +177,7 @@ function LiveViewer({
         reportFailure(code);
       });
     return () => controller.abort();
-  }, [modelUrl]);
+  }, [modelUrl, renderer]);
 
   // The engine owns the loaded scene's bones and morphs from here on. The effects below run
   // after this one, so a new animator receives the current inputs at once.
@@ -240,6 +246,7 @@ function LiveViewer({
         aria-label={label}
         role="img"
         onCreated={({ gl }) => {
+          renderer.resolve(gl);
           const canvas = gl.domElement;
           canvas.addEventListener('webglcontextlost', (event) => {
             event.preventDefault();

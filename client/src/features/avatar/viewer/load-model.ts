@@ -1,7 +1,7 @@
-import type { Object3D } from 'three';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import type { Object3D, WebGLRenderer } from 'three';
+import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { isValidModelUrl, modelRequestHeaders } from '../model.ts';
+import { gltfLoaderFor } from './decoders.ts';
 import { ViewerLoadError } from './state.ts';
 
 /** glTF binary files start with the ASCII magic "glTF"; a JSON glTF starts with "{". */
@@ -14,11 +14,13 @@ export function looksLikeGltf(buffer: ArrayBuffer): boolean {
   return /^\s*\{/.test(text) && !/^\s*<!doctype|<html/i.test(text);
 }
 
-let loader: GLTFLoader | null = null;
-function gltfLoader(): GLTFLoader {
-  // Models are meshopt-compressed (ARCHITECTURE §6): the decoder is required to read them.
-  loader ??= new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
-  return loader;
+export interface LoadModelOptions {
+  signal?: AbortSignal;
+  /**
+   * The renderer that will draw the model (KTX2 textures are transcoded for its GPU). The download
+   * starts at once; parsing waits for it.
+   */
+  renderer?: Promise<Pick<WebGLRenderer, 'extensions'>>;
 }
 
 /**
@@ -26,7 +28,10 @@ function gltfLoader(): GLTFLoader {
  * checked first, the HTTP status next (404 is "not found"), then the bytes (not a glTF is "invalid
  * format", a glTF that does not parse is "corrupted"). Custom models need the bearer credential.
  */
-export async function loadModel(url: string, signal?: AbortSignal): Promise<{ scene: Object3D; gltf: GLTF }> {
+export async function loadModel(
+  url: string,
+  { signal, renderer }: LoadModelOptions = {},
+): Promise<{ scene: Object3D; gltf: GLTF }> {
   if (!isValidModelUrl(url)) throw new ViewerLoadError('invalidUrl');
   const headers = modelRequestHeaders(url);
   if (!headers) throw new ViewerLoadError('noToken');
@@ -48,9 +53,11 @@ export async function loadModel(url: string, signal?: AbortSignal): Promise<{ sc
   }
   if (!looksLikeGltf(buffer)) throw new ViewerLoadError('format');
   const base = url.slice(0, url.lastIndexOf('/') + 1);
+  const loader = gltfLoaderFor(renderer ? await renderer : null);
+  signal?.throwIfAborted();
   let gltf: GLTF;
   try {
-    gltf = await gltfLoader().parseAsync(buffer, base);
+    gltf = await loader.parseAsync(buffer, base);
   } catch {
     throw new ViewerLoadError('corrupted');
   }
