@@ -53,6 +53,7 @@ import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
+import { openScaleOut } from './scale/index.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { registerVoicesRoutes } from './voices/voices.routes.ts';
 import { createVoicesService, type VoicesService } from './voices/voices.service.ts';
@@ -125,6 +126,10 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     void reply.header('x-request-id', request.id);
   });
 
+  // REDIS_URL: what instances share (rooms, limits, replies in flight); unset: this process only.
+  const scale = await openScaleOut(config.redisUrl, app.log);
+  app.addHook('onClose', () => scale.close());
+
   registerErrorHandler(app);
   await registerSecurity(app, { corsOrigins: config.corsOrigins });
   const userExists = async (id: string) => (await storage.users.findById(id)) !== null;
@@ -135,9 +140,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   });
 
   const startedAt = Date.now();
-  // SPEC.md H-1, H-2: the database now; scale-out adds Redis and queues with monitor.add().
+  // SPEC.md H-1, H-2: the database, and Redis when instances share one.
   const monitor = createHealthMonitor({
-    checks: [{ name: 'database', run: () => storage.ping() }],
+    checks: [{ name: 'database', run: () => storage.ping() }, ...scale.checks],
     intervalMs: config.healthCheckIntervalMs,
   });
   const capabilities = describeCapabilities({ engines, ffmpeg: await hasFfmpeg('ffmpeg') });

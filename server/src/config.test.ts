@@ -45,6 +45,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('REDIS_URL is optional (unset: one process in memory) and must be a redis:// or rediss:// URL', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).redisUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir(), REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir(), REDIS_URL: 'rediss://:pw@cache:6380/2' }).redisUrl).toBe(
+      'rediss://:pw@cache:6380/2',
+    );
+    for (const bad of ['localhost:6379', 'http://cache:6379', 'redis://']) {
+      expect(() => loadConfig({ DATA_DIR: dir(), REDIS_URL: bad })).toThrow(
+        `REDIS_URL=${JSON.stringify(bad)}: must start with redis:// or rediss://`,
+      );
+    }
+  });
+
   it('splits CORS origins', () => {
     expect(
       loadConfig({ DATA_DIR: dir(), CORS_ORIGINS: 'https://a.example, https://b.example' }).corsOrigins,

@@ -21,6 +21,12 @@ const EnvSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
   MONGODB_DB: z.string().min(1).default('alma'),
+  // Several instances (ARCHITECTURE §5, issue 15): socket.io, limits and replies in flight shared
+  // through this Redis. Unset: one process, everything in memory.
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^/]/, 'must start with redis:// or rediss://')
+    .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: intFrom(30, 24 * 3600).default(900),
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
@@ -152,6 +158,8 @@ export interface Config {
   dataDir: string;
   mongodbUri: string | undefined;
   mongodbDb: string;
+  /** Unset: one process with in-memory limits, locks and rooms; set: instances share this Redis. */
+  redisUrl: string | undefined;
   jwtSecret: string;
   accessTokenTtlS: number;
   refreshTokenTtlDays: number;
@@ -235,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
+    redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
     accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,

@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { HealthCheck } from '../modules/health/health-monitor.ts';
+import { connectRedis, redisHealthCheck } from './redis.ts';
+
+/**
+ * What instances share when REDIS_URL is set (ARCHITECTURE §5, issue 15), or nothing when it is
+ * not: then every limit, lock and room stays in this process, as with one instance.
+ */
+export interface ScaleOut {
+  /** The shared Redis; null: one process, in-memory implementations. */
+  redis: Redis | null;
+  /** The monitor's extra checks (SPEC.md H-1): `redis` when there is one. */
+  checks: HealthCheck[];
+  /** Closes the connection; after the sockets and everything else that uses it. */
+  close: () => Promise<void>;
+}
+
+export async function openScaleOut(redisUrl: string | undefined, log: FastifyBaseLogger): Promise<ScaleOut> {
+  if (!redisUrl) return { redis: null, checks: [], close: async () => undefined };
+  const redis = await connectRedis(redisUrl, log);
+  return {
+    redis,
+    checks: [redisHealthCheck(redis)],
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
