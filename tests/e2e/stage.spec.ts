@@ -76,7 +76,10 @@ test('a textured upload renders its colours, not white, with no console errors',
   request,
 }) => {
   const problems = watchConsole(page);
-  const { viewer } = await uploadAndShow(page, request, { texture: 'png' }, 'textured');
+  const { viewer } = await uploadAndShow(page, request, { texture: 'png' }, 'Textured Tess');
+  // The caption names the custom avatar by its own name, not the default's.
+  await expect(page.locator('.stage__name')).toHaveText('Textured Tess');
+  await expect(viewer.getByRole('img', { name: '3D avatar: Textured Tess' })).toBeVisible();
   const pixels = await readCanvas(page, viewer.locator('canvas'));
   expect(pixels.painted).toBeGreaterThan(0.02);
   // The face (top of the figure) shows the texture's warm colour: red well above blue, saturated.

@@ -29,6 +29,8 @@ export interface ChatPageSlots {
   renderAvatar?: (drive: StageAvatarDrive) => ReactNode;
   /** The avatar selector modal (spec §2). */
   renderAvatarPicker?: (onClose: () => void) => ReactNode;
+  /** A custom avatar's own name, for the stage's caption (system avatars are named by id). */
+  avatarName?: string | null;
 }
 
 /** The chat screen inside its own error boundary (spec §2: a fallback with reload and retry). */
@@ -40,7 +42,7 @@ export function ChatPage(slots: ChatPageSlots) {
   );
 }
 
-function ChatScreen({ renderAvatar, renderAvatarPicker }: ChatPageSlots) {
+function ChatScreen({ renderAvatar, renderAvatarPicker, avatarName }: ChatPageSlots) {
   const { t } = useTranslation();
   useDocumentTitle(t('chat.pageTitle'));
   const navigate = useNavigate();
@@ -121,6 +123,7 @@ function ChatScreen({ renderAvatar, renderAvatarPicker }: ChatPageSlots) {
             onPickAvatar={() => setPicker('avatar')}
             onPickVoice={() => setPicker('voice')}
             renderAvatar={renderAvatar}
+            avatarName={avatarName ?? null}
           />
         </div>
         <main

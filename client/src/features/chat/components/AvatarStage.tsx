@@ -23,6 +23,8 @@ interface Props {
    * viewer in place of the portrait.
    */
   renderAvatar?: (drive: StageAvatarDrive) => ReactNode;
+  /** A custom avatar's own name (its upload's), shown instead of the generic one. */
+  avatarName?: string | null;
 }
 
 /** What the chat feeds the 3D avatar (spec §4 Avatar animation). */
@@ -41,11 +43,18 @@ export interface StageAvatarDrive {
 
 /**
  * The avatar view of spec §2: the 3D avatar (or, without one, the portrait), what it is doing and
- * its current emotion from `chat:emotion`, and the control bar (sound on or off, voice, avatar,
+ * the current emotion from `chat:emotion` on its face (the header's badge names the dominant one), and the control bar (sound on or off, voice, avatar,
  * theme, open chat; the voice-note record button lives in the composer). The viewer is fed the
  * speech queue (`getMouthState()` for lip-sync), speaking, emotion and gestures.
  */
-export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice, renderAvatar }: Props) {
+export function AvatarStage({
+  chatClosed,
+  onOpenChat,
+  onPickAvatar,
+  onPickVoice,
+  renderAvatar,
+  avatarName,
+}: Props) {
   const { t } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const { avatar } = usePreferencesOf(userId);
@@ -59,11 +68,13 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
   const intent = useChat((s) => s.intent);
   const recording = useRecordingStatus((s) => s.status);
   const known = findAvatar(avatar);
-  const name = known
-    ? t(`avatars.${known.id}.name`)
-    : renderAvatar
-      ? t('avatar.defaultName')
-      : t('chat.stage.noAvatar');
+  const name = avatarName
+    ? avatarName
+    : known
+      ? t(`avatars.${known.id}.name`)
+      : renderAvatar
+        ? t('avatar.defaultName')
+        : t('chat.stage.noAvatar');
   const activity = speaking
     ? t('chat.stage.speaking')
     : pending
@@ -99,11 +110,6 @@ export function AvatarStage({ chatClosed, onOpenChat, onPickAvatar, onPickVoice,
         <p className="stage__name">{name}</p>
         <p className="stage__activity" role="status" aria-live="polite">
           {activity}
-        </p>
-        <p className="stage__emotion">
-          <span className="chip">
-            {t('chat.stage.mood', { emotion: t(`emotions.${emotion ?? 'neutral'}`) })}
-          </span>
         </p>
         {renderAvatar ? null : <p className="stage__note">{t('chat.stage.placeholder', { name })}</p>}
       </div>

@@ -5,12 +5,12 @@ import { contextView } from '../logic.ts';
 import { useChat } from '../store.ts';
 
 /**
- * The emotion / session-context strip and, under it, the collapsible conversation-context panel
- * of spec §2: summary, topics, people and the last 3 key points (SPEC.md C-11).
+ * The session-context strip and, under it, the collapsible conversation-context panel of spec §2:
+ * summary, topics, people and the last 3 key points (SPEC.md C-11). Emotion is shown once, by the
+ * header's dominant-emotion badge (and the avatar's face), not repeated here.
  */
 export function ContextStrip() {
   const { t } = useTranslation();
-  const emotion = useChat((s) => s.emotion);
   const context = useChat((s) => s.context);
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -19,9 +19,6 @@ export function ContextStrip() {
   return (
     <section className="context" aria-label={t('chat.context.label')}>
       <div className="context__strip">
-        <span className="context__emotion">
-          {t('chat.context.feeling', { emotion: t(`emotions.${emotion ?? 'neutral'}`) })}
-        </span>
         {view.topics.slice(0, 2).map((topic) => (
           <span key={topic} className="chip chip--small">
             {topic}
