@@ -76,4 +76,26 @@ describe('AV-5 bodies that move well', () => {
       expect(right, finger).toEqual([]);
     }
   });
+
+  it.each(ids)('%s has a head large enough to read at portrait framing, its face riding with it', (id) => {
+    const spec = CHARACTERS[id];
+    if (!spec) throw new Error(id);
+    const scene = buildScene(spec);
+    scene.updateMatrixWorld(true);
+    const at = (name: string) => {
+      const bone = scene.getObjectByName(name);
+      if (!bone) throw new Error(name);
+      return bone.getWorldPosition(new Vector3());
+    };
+    const head = at('Head');
+    const top = at('HeadTop_End');
+    // About a fifth of the standing height (chibi proportions): a real human's head is an eighth.
+    expect((top.y - head.y) / top.y).toBeGreaterThan(0.205);
+    // The eyes and jaw were scaled with the head: they stay inside it, in front of the pivot.
+    for (const bone of ['LeftEye', 'RightEye', 'Jaw']) {
+      const p = at(bone);
+      expect(p.y, bone).toBeGreaterThan(head.y - 0.01);
+      expect(p.y, bone).toBeLessThan(top.y);
+    }
+  });
 });

@@ -12,6 +12,8 @@ export interface CharacterSpec {
   head: Omit<HeadShapeParams, 'center'> & { lift: number; forward?: number; slot?: Slot; color?: string };
   face: FaceParams;
   look?: MaterialLook;
+  /** Head scale about the neck; forge.ts HEAD_SCALE by default. */
+  headScale?: number;
   build(ctx: CharacterCtx): void;
 }
 

@@ -93,6 +93,12 @@ function stripTopology(cols: number, rows: number): { index: number[]; params: [
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
 const HEAD: SkinSpec = { rigid: 'Head' };
 
+/**
+ * Brows are drawn this much bolder than their `thickness`, and move further than life: the
+ * face must read at portrait and phone sizes (a brow is a pixel or two there).
+ */
+const BROW_BOLD = 1.35;
+
 /** The iris's share of the eye bone's rotation: 0.3 rad of gaze moves it about 5 mm. */
 const IRIS_EYE_SHARE = 0.11;
 const flip = (index: number[]) => {
@@ -239,11 +245,11 @@ function browDecal(f: FaceParams, sideName: 'L' | 'R'): Decal {
       const st = state.brow[sideName];
       return strip.params.map(([s, t]) => {
         const x = f.eyeX - 0.8 * ew + s * length * ew;
-        const thick = b.thickness * (1 - 0.5 * s) * Math.min(1, 0.35 + 3 * s) * (t - 0.5);
+        const thick = b.thickness * BROW_BOLD * (1 - 0.5 * s) * Math.min(1, 0.35 + 3 * s) * (t - 0.5);
         const dy =
-          st.innerUp * 0.02 * (1 - s) ** 1.5 +
-          st.outerUp * 0.016 * s * s -
-          st.down * (0.005 + 0.013 * (1 - s));
+          st.innerUp * 0.026 * (1 - s) ** 1.5 +
+          st.outerUp * 0.02 * s * s -
+          st.down * (0.006 + 0.016 * (1 - s));
         const y = b.y + (b.arch ?? 0.006) * Math.sin(Math.PI * s) + (b.tilt ?? 0) * (s - 0.5) + dy + thick;
         return [side * x, y];
       });
@@ -258,14 +264,14 @@ function mouthDecals(f: FaceParams): Decal[] {
     const hw =
       m.width * (1 + 0.32 * st.wide - 0.5 * st.round + 0.08 * (st.smileL + st.smileR) - 0.06 * st.press);
     const openH = m.width * 1.0 * st.open;
-    const line = 0.0042 * (1 - 0.5 * st.press);
+    const line = 0.0056 * (1 - 0.5 * st.press);
     const k = lerp(0.85, 0.5, st.round);
     const lift = (u: number) =>
       m.width *
       (base * 0.28 * u * u +
-        (st.smileL * 0.5 - st.frownL * 0.42) * Math.max(0, u) ** 2 +
-        (st.smileR * 0.5 - st.frownR * 0.42) * Math.max(0, -u) ** 2 -
-        0.12 * (st.frownL + st.frownR) * (1 - u * u));
+        (st.smileL * 0.62 - st.frownL * 0.55) * Math.max(0, u) ** 2 +
+        (st.smileR * 0.62 - st.frownR * 0.55) * Math.max(0, -u) ** 2 -
+        0.16 * (st.frownL + st.frownR) * (1 - u * u));
     const top = (u: number) => lift(u) + (1 - u * u) ** k * (line * 0.5 + openH * 0.26);
     const bottom = (u: number) => lift(u) - (1 - u * u) ** k * (line * 0.5 + openH * 0.74);
     return { hw, top, bottom };

@@ -5,14 +5,15 @@ import type { CharacterSpec } from './character.ts';
 import { MORPH_NAMES } from './face-states.ts';
 import { buildFace } from './face.ts';
 import { createHeadShape } from './head.ts';
-import { BASE_PROPORTIONS, createRig } from './rig.ts';
+import { BASE_PROPORTIONS, createRig, type Rig } from './rig.ts';
+import type { SkinSpec } from './skinning.ts';
 import { compressGlb, exportGlb, validateGlb } from './export.ts';
 
 /**
  * Bump when the forge's code changes what it makes: it is part of every model's version, so a
  * new forge rebuilds cached models (the parameters of each character are hashed as well).
  */
-export const FORGE_REVISION = 4;
+export const FORGE_REVISION = 5;
 
 /** What a character's bytes depend on, hashed: the cache key and the HTTP ETag. */
 export function modelVersion(spec: CharacterSpec): string {
@@ -25,6 +26,46 @@ export function modelVersion(spec: CharacterSpec): string {
   return version;
 }
 const versions = new WeakMap<CharacterSpec, string>();
+
+/**
+ * Heads are drawn at this scale about the neck (the Head bone), after everything on them is
+ * placed: a big, readable face at portrait framing — chibi proportions, about a fifth of the
+ * height — without re-tuning every face and hat.
+ */
+export const HEAD_SCALE = 1.1;
+
+const HEAD_BONES = new Set(['Head', 'HeadTop_End', 'Jaw', 'LeftEye', 'RightEye']);
+
+function onHead(skin: SkinSpec): boolean {
+  if ('rigid' in skin) return HEAD_BONES.has(skin.rigid);
+  if ('fixed' in skin) return skin.fixed.every(([bone]) => HEAD_BONES.has(bone));
+  return skin.chain.every((bone) => HEAD_BONES.has(bone));
+}
+
+/** Scales every part that rides on the head, its morphs and the head's bones, about the Head bone. */
+function scaleHead(rig: Rig, list: PartList, k: number): void {
+  if (k === 1) return;
+  const pivot = rig.rest.get('Head');
+  if (!pivot) throw new Error('forge: no Head bone');
+  const done = new Set<object>();
+  for (const part of list.parts) {
+    // A geometry or morph shared by two parts is scaled once.
+    if (!onHead(part.skin) || done.has(part.geometry)) continue;
+    done.add(part.geometry);
+    part.geometry.translate(-pivot.x, -pivot.y, -pivot.z).scale(k, k, k).translate(pivot.x, pivot.y, pivot.z);
+    for (const delta of part.morphs?.values() ?? [])
+      for (let i = 0; i < delta.length; i++) delta[i] = (delta[i] ?? 0) * k;
+  }
+  for (const name of HEAD_BONES) {
+    if (name === 'Head') continue;
+    const bone = rig.bones.get(name);
+    const rest = rig.rest.get(name);
+    if (!bone || !rest) continue;
+    bone.position.multiplyScalar(k);
+    rest.sub(pivot).multiplyScalar(k).add(pivot);
+  }
+  rig.root.updateMatrixWorld(true);
+}
 
 /** The character as a three.js scene: one skeleton, Body/Head/Face skinned meshes. */
 export function buildScene(spec: CharacterSpec): Group {
@@ -57,6 +98,7 @@ export function buildScene(spec: CharacterSpec): Group {
   });
   buildFace(list, head, f);
   spec.build({ rig, list, head });
+  scaleHead(rig, list, spec.headScale ?? HEAD_SCALE);
   return assemble(rig, list, MORPH_NAMES, spec.look ?? {}, spec.id);
 }
 

@@ -1,4 +1,4 @@
-import { Vector3 } from 'three';
+import { Vector3, type BufferGeometry } from 'three';
 import { TORSO, addArms, addLegs, addNeck, addShoes, addSkirt, addTorso } from '../body.ts';
 import { addHands } from '../hands.ts';
 import { addEars } from '../accessories.ts';
@@ -70,27 +70,30 @@ export const witch: CharacterSpec = {
       long: { bottom: 1.14, from: 0.95, flare: 0.05 },
     });
 
-    // Hat: wide brim, tall cone with a bent tip, green band.
+    // Hat: a brim wide enough to be a witch's yet clear of the face at portrait framing, worn
+    // tipped back a little; a tall cone with a bent tip and a green band.
     const top = head.center.y + 0.1;
+    const tipBack = (g: BufferGeometry) =>
+      g.translate(0, -top, -head.center.z).rotateX(-0.16).translate(0, top, head.center.z);
     const brim = lathe(
       [
-        [0.3, top - 0.004],
-        [0.31, top + 0.004],
-        [0.2, top + 0.014],
+        [0.235, top - 0.003],
+        [0.245, top + 0.004],
+        [0.18, top + 0.013],
         [0.14, top + 0.016],
       ],
       { segments: 40 },
     );
-    list.add(brim, { color: '#2c1d3d', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    list.add(tipBack(brim), { color: '#2c1d3d', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
     const under = lathe(
       [
         [0.14, top + 0.012],
-        [0.2, top + 0.01],
-        [0.3, top - 0.006],
+        [0.18, top + 0.01],
+        [0.235, top - 0.005],
       ],
       { segments: 40 },
     );
-    list.add(under, { color: '#241733', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    list.add(tipBack(under), { color: '#241733', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
     const cone = tube(
       [
         new Vector3(0, top, 0),
@@ -104,8 +107,14 @@ export const witch: CharacterSpec = {
       },
       { radial: 24, perSegment: 6, caps: [true, true], up: new Vector3(1, 0, 0) },
     );
-    list.add(cone, {
-      color: (p) => (p.y < top + 0.05 && p.y > top + 0.018 ? '#7cc04a' : '#3a2552'),
+    // The band is coloured before the tilt, by height along the cone.
+    const band = (p: Vector3) =>
+      p
+        .clone()
+        .sub(new Vector3(0, top, head.center.z))
+        .applyAxisAngle(new Vector3(1, 0, 0), 0.16).y;
+    list.add(tipBack(cone), {
+      color: (p) => (band(p) < 0.05 && band(p) > 0.018 ? '#7cc04a' : '#3a2552'),
       skin: { rigid: 'Head' },
       slot: 'cloth',
       mesh: 'Head',
