@@ -146,6 +146,8 @@ export const FIELD_MESSAGES = {
     tooLong: 'This is too long',
     required: 'This field is required',
     invalid: 'This value is not valid',
+    oneFile: 'Send only one file',
+    tooManyFields: 'The form has too many fields',
   },
   es: {
     emailRequired: 'El email es obligatorio',
@@ -166,6 +168,8 @@ export const FIELD_MESSAGES = {
     tooLong: 'Es demasiado largo',
     required: 'Este campo es obligatorio',
     invalid: 'Este valor no es válido',
+    oneFile: 'Envía un solo archivo',
+    tooManyFields: 'El formulario tiene demasiados campos',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 export type FieldCode = keyof (typeof FIELD_MESSAGES)['en'];

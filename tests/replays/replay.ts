@@ -187,7 +187,8 @@ export async function runScenario(
       await client.waitForReplyEnd(replyId, 20_000);
       if (!client.socket.recovered) throw new Error('the connection was not recovered');
     }
-    await client.waitForReplyEnd(replyId);
+    // Generous: on a busy machine the first reply also waits for the speech engine to compile.
+    await client.waitForReplyEnd(replyId, 60_000);
   }
   return timeline.map((entry) => ({ ...entry, t: 0 }));
 }

@@ -56,7 +56,7 @@ describe('handshake', () => {
 });
 
 describe('chat:send', () => {
-  it('C-1/C-3/C-4 acks after storing, creates a session, then streams typing → deltas → reply in seq order', async () => {
+  it('C-1/C-3/C-4 acks after storing, creates a session, then streams typing → deltas → typing false → reply in seq order', async () => {
     const c = connect();
     await c.connected();
     const ack = await c.request(ClientEvent.chatSend, {
@@ -74,8 +74,10 @@ describe('chat:send', () => {
     await c.waitForReplyEnd(ack.data.replyId);
 
     const events = c.replyEvents(ack.data.replyId);
-    expect(events[0]?.event).toBe('chat:typing');
+    expect(events[0]).toMatchObject({ event: 'chat:typing', payload: { typing: true } });
+    expect(events.at(-2)).toMatchObject({ event: 'chat:typing', payload: { typing: false } });
     expect(events.at(-1)?.event).toBe('chat:reply');
+    expect(events.filter((e) => e.event === ServerEvent.chatTyping)).toHaveLength(2);
     expect(events.map((e) => e.payload.seq)).toEqual(events.map((_, i) => i));
     const text = events
       .filter((e) => e.event === ServerEvent.chatDelta)
@@ -224,6 +226,8 @@ describe('chat:send', () => {
       await c.waitForReplyEnd(ack.data.replyId);
       const last = c.replyEvents(ack.data.replyId).at(-1);
       expect(last?.event).toBe('chat:reply');
+      // C-4: a stopped reply, too, ends with typing false just before its last event.
+      expect(c.replyEvents(ack.data.replyId).at(-2)).toMatchObject({ payload: { typing: false } });
       const final = last?.payload as { message: { isComplete: boolean; content: string } };
       expect(final.message.isComplete).toBe(false);
       const streamed = c

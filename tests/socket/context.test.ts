@@ -1,4 +1,4 @@
-import { ClientEvent, ServerEvent, routes, type AuthSession } from '@alma/protocol';
+import { ClientEvent, ServerEvent, routes, type AuthSession, type Personality } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
@@ -23,16 +23,24 @@ afterAll(async () => {
   await server.dispose();
 });
 
-async function send(c: TestClient, clientMessageId: string, message: string, sessionId?: string) {
+async function send(
+  c: TestClient,
+  clientMessageId: string,
+  message: string,
+  sessionId?: string,
+  personality?: Personality,
+) {
   const ack = await c.request(ClientEvent.chatSend, {
     clientMessageId,
     message,
     avatarId: 'robotina',
     voiceId: 'voice-1',
     ...(sessionId ? { sessionId } : {}),
+    ...(personality ? { personality } : {}),
   });
   if (!ack.ok) throw new Error(ack.error.code);
-  await c.waitForReplyEnd(ack.data.replyId);
+  // Generous: on a busy machine the first reply also waits for the speech engine to compile.
+  await c.waitForReplyEnd(ack.data.replyId, 45_000);
   return ack.data;
 }
 
@@ -122,5 +130,35 @@ describe('C-14 personality change', () => {
       (e) => e.event === ServerEvent.chatReply && e.payload.replyId === next.replyId,
     )?.payload as { reply: { personality: string } };
     expect(reply.reply.personality).toBe('formal');
+  });
+
+  it('C-14 a send that names a personality speaks with it once; the session keeps its own, on every device', async () => {
+    const tab = connect();
+    await tab.connected();
+    const sent = await send(tab, 'pers-3', 'Hola');
+    const call = apiClient(server.url, { token: user.token, language: 'es' });
+    await call(routes.chat.changePersonality, { body: { sessionId: sent.sessionId, personality: 'formal' } });
+    const personalityOf = (replyId: string) =>
+      (
+        tab.events.find((e) => e.event === ServerEvent.chatReply && e.payload.replyId === replyId)
+          ?.payload as {
+          reply: { personality: string };
+        }
+      ).reply.personality;
+
+    // A device that still shows the default personality names it in its send: that reply uses
+    // it, and the session's stays Formal — no silent change without its system message.
+    const named = await send(tab, 'pers-4', 'Cuéntame algo', sent.sessionId, 'default');
+    expect(personalityOf(named.replyId)).toBe('default');
+    const { sessions } = await call(routes.chat.listSessions);
+    expect(sessions.find((s) => s.sessionId === sent.sessionId)?.personality).toBe('formal');
+
+    // A send that names none speaks with the session's.
+    const unnamed = await send(tab, 'pers-5', '¿Y qué más?', sent.sessionId);
+    expect(personalityOf(unnamed.replyId)).toBe('formal');
+    // A new session takes the personality its first send names.
+    const fresh = await send(tab, 'pers-6', 'Hola de nuevo', undefined, 'creative');
+    const again = await call(routes.chat.listSessions);
+    expect(again.sessions.find((s) => s.sessionId === fresh.sessionId)?.personality).toBe('creative');
   });
 });

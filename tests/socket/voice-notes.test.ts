@@ -1,4 +1,6 @@
-import { ClientEvent, ServerEvent, routes, type AuthSession } from '@alma/protocol';
+import { ClientEvent, ServerEvent, errorMessage, routes, type AuthSession } from '@alma/protocol';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectPocketsphinx } from '../../server/src/engines/transcription/pocketsphinx.ts';
 import {
@@ -87,6 +89,30 @@ describe('chat:voice', () => {
     });
   });
 
+  it('V-1/C-13 a note carries avatar, voice and personality like a typed send: the export shows them', async () => {
+    const someone = await registerUser(server.url);
+    const c = connect(server.url, someone.token);
+    await c.connected();
+    const ack = await c.request(ClientEvent.chatVoice, {
+      clientMessageId: 'note-avatar-1',
+      audio: note.data,
+      mimeType: 'audio/webm;codecs=opus',
+      durationMs: 2000,
+      transcriptHint: 'Hola, te mando una nota',
+      avatarId: 'witch',
+      voiceId: 'es-mateo',
+      personality: 'creative',
+    });
+    if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+    await c.waitForReplyEnd(ack.data.replyId);
+    const call = apiClient(server.url, { token: someone.token });
+    const doc = await call(routes.chat.exportSession, { params: { id: ack.data.sessionId } });
+    expect(doc.messages.map((m) => [m.role, m.avatarId, m.voiceId, m.personality])).toEqual([
+      ['user', 'witch', 'es-mateo', null],
+      ['assistant', 'witch', 'es-mateo', 'creative'],
+    ]);
+  });
+
   it('V-3 without a hint and without a provider: transcription_not_configured, nothing stored', async () => {
     const someone = await registerUser(server.url);
     const c = connect(server.url, someone.token);
@@ -159,6 +185,8 @@ describe('POST /message-audio', () => {
     form.append('personality', 'default');
     form.append('clientMessageId', 'rest-note-1');
     form.append('transcriptHint', 'Buenas tardes');
+    form.append('avatarId', 'robotina');
+    form.append('voiceId', 'es-lucia');
     const res = await post(user.token, form);
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status, JSON.stringify(body)).toBe(200);
@@ -167,6 +195,54 @@ describe('POST /message-audio', () => {
     expect(parsed.userMessage).toMatchObject({ content: 'Buenas tardes', role: 'user' });
     expect(parsed.userMessage.audioUrl).toMatch(/^\/audio\/.+\.webm$/);
     expect(parsed.reply.length).toBeGreaterThan(0);
+    // S-4: the reply's own spoken audio, as over the socket.
+    expect(parsed.audioUrl).toBe(`/audio/${parsed.messageId}.mp3`);
+    expect((await fetch(new URL(parsed.audioUrl ?? '', server.url))).status).toBe(200);
+    // C-13: the avatar and voice the form carried are on the note and its reply.
+    const call = apiClient(server.url, { token: user.token });
+    const doc = await call(routes.chat.exportSession, { params: { id: parsed.sessionId } });
+    const exported = doc.messages.filter(
+      (m) => m._id === parsed.userMessage._id || m._id === parsed.messageId,
+    );
+    expect(exported.map((m) => [m.role, m.avatarId, m.voiceId])).toEqual([
+      ['user', 'robotina', 'es-lucia'],
+      ['assistant', 'robotina', 'es-lucia'],
+    ]);
+  });
+
+  it.each([
+    ['es', 'Envía un solo archivo'],
+    ['en', 'Send only one file'],
+  ] as const)('V-1 a second file part is refused as such (%s), nothing stored', async (language, text) => {
+    const someone = await registerUser(server.url);
+    const audioFiles = () =>
+      existsSync(join(server.dataDir, 'audio')) ? readdirSync(join(server.dataDir, 'audio')) : [];
+    const filesBefore = audioFiles().length;
+    const form = new FormData();
+    const blob = new Blob([note.data as Uint8Array<ArrayBuffer>], { type: 'audio/webm' });
+    form.append('transcriptHint', 'hola');
+    form.append('audio', blob, 'note.webm');
+    form.append('audio', blob, 'again.webm');
+    const res = await fetch(new URL('/message-audio', server.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${someone.token}`, 'accept-language': language },
+      body: form,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'validation_failed',
+        message: errorMessage(language, 'validation_failed'),
+        errors: [{ field: 'audio', code: 'oneFile', message: text }],
+      },
+    });
+    const call = apiClient(server.url, { token: someone.token });
+    expect((await call(routes.chat.listSessions)).sessions).toEqual([]);
+    expect(audioFiles()).toHaveLength(filesBefore);
+    expect((await call(routes.account.usage)).usage).toMatchObject({
+      messagesThisMonth: 0,
+      voiceMinutesThisMonth: 0,
+    });
   });
 
   it('V-2 refuses a missing or non-audio file with a clear code', async () => {

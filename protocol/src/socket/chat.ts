@@ -53,6 +53,8 @@ export const ChatVoiceSchema = z.object({
   language: LanguageSchema.optional(),
   personality: PersonalitySchema.optional(),
   voiceId: z.string().max(64, 'invalid').optional(),
+  /** The avatar on screen, stored with the note and its reply like a typed send's (SPEC.md C-13). */
+  avatarId: z.string().max(64, 'invalid').optional(),
 });
 
 export const ChatCancelSchema = z.object({

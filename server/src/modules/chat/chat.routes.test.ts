@@ -114,6 +114,21 @@ describe('POST /message', () => {
     ]);
   });
 
+  it('S-4 the REST reply carries the audioUrl of its spoken audio, which serves the file', async () => {
+    const reply = ChatReplySchema.parse(
+      json(await as(alice, 'POST', '/message', { message: 'Cuéntame algo bonito, por favor' })),
+    );
+    expect(reply.audioUrl).toBe(`/audio/${reply.messageId}.mp3`);
+    const page = MessagesPageSchema.parse(
+      json(await as(alice, 'GET', `/chat/messages?sessionId=${reply.sessionId}`)),
+    );
+    expect(page.items.at(-1)?.audioUrl).toBe(reply.audioUrl);
+    const audio = await t.app.inject({ method: 'GET', url: reply.audioUrl ?? '' });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/mpeg');
+    expect(audio.rawPayload.byteLength).toBeGreaterThan(1000);
+  });
+
   it('C-2 is idempotent by clientMessageId over REST too', async () => {
     const body = { message: 'Hello there', clientMessageId: 'rest-dup-1' };
     const a = ChatReplySchema.parse(json(await as(alice, 'POST', '/message', body)));
@@ -146,7 +161,8 @@ describe('POST /message', () => {
 });
 
 describe('C-6 history paging', () => {
-  it('pages from the newest, oldest first inside a page', async () => {
+  // Thirty spoken replies in a row: allowed a minute on a busy machine.
+  it('pages from the newest, oldest first inside a page', { timeout: 60_000 }, async () => {
     const { session } = routes.chat.createSession.response.parse(
       json(await as(alice, 'POST', '/chat/sessions', {})),
     );

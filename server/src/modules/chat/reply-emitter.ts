@@ -15,8 +15,8 @@ type Fields<E extends ServerEventName> = Omit<ServerPayload<E>, 'replyId' | 'ses
 /**
  * The one way a reply's events leave (SPEC.md C-4): each is stamped with the reply's id, its
  * session and the next `seq`, and goes to the session's room. The shape is fixed here —
- * `chat:typing` first, stream events, then exactly one `chat:reply` or `chat:error`; nothing
- * after the end.
+ * `chat:typing` true first, stream events, then at the end `chat:typing` false and exactly one
+ * `chat:reply` or `chat:error`; nothing after the end.
  */
 export function createReplyEmitter(publisher: Publisher, sessionId: string, replyId: string) {
   let seq = 0;
@@ -24,10 +24,11 @@ export function createReplyEmitter(publisher: Publisher, sessionId: string, repl
   const send = <E extends ServerEventName>(event: E, fields: Fields<E>) =>
     publisher.toSession(sessionId, event, { ...fields, replyId, sessionId, seq: seq++ } as ServerPayload<E>);
 
-  /** The last event; false (and nothing sent) when the reply had ended already. */
+  /** The last two events; false (and nothing sent) when the reply had ended already. */
   const end = <E extends 'chat:reply' | 'chat:error'>(event: E, fields: Fields<E>): boolean => {
     if (ended) return false;
     ended = true;
+    send('chat:typing', { typing: false });
     send(event, fields);
     return true;
   };

@@ -364,6 +364,9 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(await cancelled).toBe(true);
     expect(await handle.done).toEqual({ kind: 'failed', code: 'cancelled' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'cancelled', retryable: false }]);
+    // C-4: typing true first, typing false right before the one chat:error.
+    expect(published.map((p) => p.event).slice(-2)).toEqual(['chat:typing', 'chat:error']);
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
   });
 
@@ -388,6 +391,7 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'reply_failed', retryable: true }]);
     expect(typeof eventsOf('chat:error')[0]?.seq).toBe('number');
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
   });
 

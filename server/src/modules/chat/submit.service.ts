@@ -155,11 +155,10 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       avatarId: input.avatarId ?? null,
     });
     if (inserted.duplicate) return stored(userId, inserted.message);
+    // The session's personality is left as it is: only POST /personality changes it (C-14).
     session =
-      (await sessions.update(userId, session.sessionId, {
-        updatedAt: inserted.message.createdAt,
-        personality: input.personality ?? session.personality,
-      })) ?? session;
+      (await sessions.update(userId, session.sessionId, { updatedAt: inserted.message.createdAt })) ??
+      session;
     publisher.toSession(
       session.sessionId,
       'chat:message',

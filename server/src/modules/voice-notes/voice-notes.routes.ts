@@ -1,6 +1,13 @@
 import multipart from '@fastify/multipart';
-import { ChatSendSchema, LanguageSchema, routes, VOICE_NOTE_MAX_BYTES } from '@alma/protocol';
-import type { FastifyInstance } from 'fastify';
+import {
+  ChatSendSchema,
+  fieldMessage,
+  LanguageSchema,
+  routes,
+  VOICE_NOTE_MAX_BYTES,
+  type Language,
+} from '@alma/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
@@ -14,12 +21,59 @@ const FieldsSchema = ChatSendSchema.pick({
   sessionId: true,
   personality: true,
   voiceId: true,
+  avatarId: true,
 })
   .partial()
   .extend({
     transcriptHint: z.string().max(4000, 'tooLong').optional(),
     language: LanguageSchema.optional(),
   });
+
+const LIMITS = { fileSize: VOICE_NOTE_MAX_BYTES, files: 1, fields: 10, fieldSize: 8192, parts: 12 };
+
+/** A refusal of the form itself, as a field error in the caller's language (V-1). */
+const formError = (field: string, code: 'required' | 'oneFile' | 'tooManyFields', language: Language) =>
+  new AppError('validation_failed', { fields: [{ field, code, message: fieldMessage(language, code) }] });
+
+/**
+ * The note's form (V-1): one `audio` file part and the text fields. Everything is read and checked
+ * before anything is decoded or stored, so a refused form leaves nothing behind.
+ */
+async function readNoteForm(request: FastifyRequest, language: Language) {
+  if (!request.isMultipart()) {
+    throw new AppError('unsupported_media_type', { detail: 'POST /message-audio takes multipart/form-data' });
+  }
+  const fields: Record<string, string> = {};
+  let audio: Uint8Array | null = null;
+  let truncated = false;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === 'audio') {
+          audio = data;
+          truncated = part.file.truncated;
+        }
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('audio_too_long', { detail: code });
+    // A second file part: one note is one file — never "too long" for a short one (issue 11).
+    if (code === 'FST_FILES_LIMIT') throw formError('audio', 'oneFile', language);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw formError('body', 'tooManyFields', language);
+    throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
+  }
+  if (truncated) throw new AppError('audio_too_long', { detail: 'over 10 MB' });
+  if (!audio || audio.length === 0) throw formError('audio', 'required', language);
+  const parsed = FieldsSchema.safeParse(fields);
+  if (!parsed.success)
+    throw new AppError('validation_failed', { fields: fieldErrors(parsed.error, language) });
+  return { audio, fields: parsed.data };
+}
 
 /**
  * `POST /message-audio` (SPEC.md V-1), multipart. Registered in its own scope, so the multipart
@@ -31,60 +85,21 @@ export async function registerVoiceNoteRoutes(
 ): Promise<void> {
   const route = routes.voiceNotes.messageAudio;
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      limits: { fileSize: VOICE_NOTE_MAX_BYTES, files: 1, fields: 10, fieldSize: 8192, parts: 12 },
-    });
+    await scope.register(multipart, { limits: LIMITS });
     scope.post(
       route.path,
       { preHandler: app.authenticate, bodyLimit: VOICE_NOTE_MAX_BYTES + 65_536 },
       async (request) => {
         const userId = request.userId ?? '';
-        if (!request.isMultipart()) {
-          throw new AppError('unsupported_media_type', {
-            detail: 'POST /message-audio takes multipart/form-data',
-          });
-        }
-        const fields: Record<string, string> = {};
-        let audio: Uint8Array | null = null;
-        let truncated = false;
-        try {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              const data = await part.toBuffer();
-              if (part.fieldname === 'audio') {
-                audio = data;
-                truncated = part.file.truncated;
-              }
-            } else if (typeof part.value === 'string') {
-              fields[part.fieldname] = part.value;
-            }
-          }
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
-            throw new AppError('audio_too_long', { detail: code });
-          throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
-        }
-        if (truncated) throw new AppError('audio_too_long', { detail: 'over 10 MB' });
-        if (!audio || audio.length === 0) {
-          throw new AppError('validation_failed', {
-            fields: [{ field: 'audio', code: 'required', message: 'audio is required' }],
-          });
-        }
-        const parsed = FieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          throw new AppError('validation_failed', {
-            fields: fieldErrors(parsed.error, languageFromHeader(request.headers['accept-language'])),
-          });
-        }
-        const body = parsed.data;
-        // No socket made this request: the user's open tabs see the progress.
+        const callerLanguage = languageFromHeader(request.headers['accept-language']);
+        const { audio, fields } = await readNoteForm(request, callerLanguage);
         // The note's language: the `language` field, else the app's Accept-Language (V-3).
-        const language = body.language ?? languageFromHeader(request.headers['accept-language']);
-        const sent = await deps.voiceNotes.submit(userId, { ...body, audio, language }, (event) => {
-          if (body.clientMessageId)
+        const language = fields.language ?? callerLanguage;
+        // No socket made this request: the user's open tabs see the progress.
+        const sent = await deps.voiceNotes.submit(userId, { ...fields, audio, language }, (event) => {
+          if (fields.clientMessageId)
             deps.publisher.toUser(userId, 'chat:transcription', {
-              clientMessageId: body.clientMessageId,
+              clientMessageId: fields.clientMessageId,
               ...event,
             });
         });

@@ -26,6 +26,7 @@ export interface VoiceNoteInput {
   language?: Language | undefined;
   personality?: Personality | undefined;
   voiceId?: string | undefined;
+  avatarId?: string | undefined;
 }
 
 export type TranscriptionProgress = Omit<ServerPayload<'chat:transcription'>, 'clientMessageId'>;
@@ -102,6 +103,7 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
         sessionId: input.sessionId,
         personality: input.personality,
         voiceId: input.voiceId,
+        avatarId: input.avatarId,
       };
       // A retried note (same clientMessageId) is answered with what was stored (C-2).
       if (input.clientMessageId) {
