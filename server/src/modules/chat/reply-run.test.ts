@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import type { Storage } from '../../storage/types.ts';
+import {
+  chat,
+  engine,
+  eventsOf,
+  exchange,
+  published,
+  rebuild,
+  storage,
+  stored,
+  until,
+  useChatHarness,
+  userId,
+} from '../../test-support/chat-harness.ts';
+
+/** One reply from typing to its end: stored as it streams (C-5), stopped or failed (C-4, C-7, C-15). */
+useChatHarness();
+
+describe('C-5 the reply is stored as it streams', () => {
+  it('stores an empty incomplete row when generation starts, rewrites it while streaming, completes it at the end', async () => {
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
+    const row = () => storage.messages.findReplyTo(userId, sent.message._id);
+    await until(async () => (await row()) !== null);
+    expect(await row()).toMatchObject({ _id: handle.replyId, content: '', isComplete: false });
+
+    engine.step();
+    await until(async () => (await row())?.content === 'Hola, ');
+    expect(await row()).toMatchObject({ isComplete: false, emotion: 'happy' });
+    engine.step();
+    engine.hold = false;
+    engine.step();
+    const outcome = stored(await handle.done);
+    expect(await row()).toStrictEqual(outcome.message);
+    expect(outcome.message).toMatchObject({ content: 'Hola, qué bien. ', isComplete: true });
+  });
+
+  it('rewrites the row at most every flush interval, not on every delta', async () => {
+    const writes: string[] = [];
+    const counting: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        updateReply: async (...args) => {
+          writes.push(args[2].content);
+          return storage.messages.updateReply(...args);
+        },
+      },
+    };
+    rebuild({ replyFlushMs: 60_000, storage: counting });
+    engine.pieces = Array.from({ length: 40 }, (_, i) => `palabra${i} `);
+    await exchange('Hola');
+    // Only the final write: no interval passed while streaming.
+    expect(writes).toHaveLength(1);
+  });
+});
+
+describe('E-1 every failure ends the reply with chat:error and the right retryable', () => {
+  it('C-7 a cancel before any text: cancelled, not retryable, no row', async () => {
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
+    await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
+    const cancelled = chat.replies.cancel(userId, handle.replyId);
+    engine.step();
+    expect(await cancelled).toBe(true);
+    expect(await handle.done).toEqual({ kind: 'failed', code: 'cancelled' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'cancelled', retryable: false }]);
+    // C-4: typing true first, typing false right before the one chat:error.
+    expect(published.map((p) => p.event).slice(-2)).toEqual(['chat:typing', 'chat:error']);
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
+    expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
+  });
+
+  it('C-7 a cancel after some text keeps it, incomplete, and ends with chat:reply', async () => {
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
+    await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
+    engine.step();
+    await until(async () => eventsOf('chat:delta').length === 1);
+    const cancelled = chat.replies.cancel(userId, handle.replyId);
+    engine.step();
+    await cancelled;
+    const outcome = stored(await handle.done);
+    expect(outcome.message).toMatchObject({ content: 'Hola, ', isComplete: false });
+    expect(eventsOf('chat:error')).toEqual([]);
+  });
+
+  it('an engine failure: reply_failed, retryable, and no row left', async () => {
+    engine.failAfter = 1;
+    const { sent, outcome } = await exchange('Hola');
+    expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'reply_failed', retryable: true }]);
+    expect(typeof eventsOf('chat:error')[0]?.seq).toBe('number');
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
+    expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
+  });
+
+  it('a store failing mid-reply: reply_failed, retryable — never a reply that just stops', async () => {
+    const broken: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        updateReply: async () => {
+          throw new Error('disk full');
+        },
+      },
+    };
+    rebuild({ storage: broken });
+    const { outcome } = await exchange('Hola');
+    expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
+    const errors = eventsOf('chat:error');
+    expect(errors).toMatchObject([{ code: 'reply_failed', retryable: true }]);
+    expect(published.filter((p) => p.event === 'chat:reply')).toEqual([]);
+  });
+
+  it('C-8 a shutdown before any text: shutting_down, retryable', async () => {
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
+    await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
+    const drained = chat.replies.drain(10);
+    await new Promise((r) => setTimeout(r, 30));
+    engine.step();
+    await drained;
+    expect(await handle.done).toEqual({ kind: 'failed', code: 'shutting_down' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'shutting_down', retryable: true }]);
+  });
+
+  it('the session deleted mid-reply: not_found, not retryable', async () => {
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const handle = sent.reply;
+    await until(async () => (await storage.messages.findReplyTo(userId, sent.message._id)) !== null);
+    engine.step();
+    await until(async () => eventsOf('chat:delta').length === 1);
+    await chat.sessions.delete(userId, sent.session.sessionId);
+    engine.step();
+    expect(await handle.done).toEqual({ kind: 'failed', code: 'not_found' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'not_found', retryable: false }]);
+  });
+});
