@@ -285,13 +285,18 @@ describe.skipIf(!sphinxReady)('English voice notes transcribed by pocketsphinx',
     const someone = await registerUser(server.url);
     const c = connect(server.url, someone.token);
     await c.connected();
-    const ack = await c.request(ClientEvent.chatVoice, {
-      clientMessageId: 'sphinx-1',
-      audio: await librivoxVoiceNote(clip(), 'webm'),
-      mimeType: 'audio/webm;codecs=opus',
-      durationMs: 7100,
-      language: 'en',
-    });
+    const ack = await c.request(
+      ClientEvent.chatVoice,
+      {
+        clientMessageId: 'sphinx-1',
+        audio: await librivoxVoiceNote(clip(), 'webm'),
+        mimeType: 'audio/webm;codecs=opus',
+        durationMs: 7100,
+        language: 'en',
+      },
+      // pocketsphinx on 7 s of speech takes half a minute on the shared, loaded machine.
+      60_000,
+    );
     if (!ack.ok) throw new Error(JSON.stringify(ack.error));
     expect(ack.data.message.content).toMatch(/\bconsider\b/);
     expect(ack.data.message.content).toMatch(/\bpower\b/);
