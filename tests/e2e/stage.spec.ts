@@ -96,10 +96,8 @@ test('a KTX2 (Basis) textured upload renders its colours, transcoded by our own 
   request,
 }) => {
   // Three.js's Basis transcoder is an Emscripten/embind build that compiles its bindings with
-  // `new Function`: in its blob: worker (which inherits the page's policy) script-src without
-  // 'unsafe-eval' stops it, and the texture never arrives. Until the transcoder runs in a worker
-  // script with its own policy, or the server refuses KHR_texture_basisu (AU-10), this fails.
-  test.fixme(true, 'Basis transcoder needs eval under our CSP (issue 12)');
+  // `new Function`: a blob: worker inherits the page's policy (no 'unsafe-eval') and never starts.
+  // Ours starts from /decoders/basis-worker.js, served with a policy of its own (SPEC ST-1).
   const problems = watchConsole(page);
   const transcoder: string[] = [];
   page.on('request', (r) => {
@@ -115,6 +113,32 @@ test('a KTX2 (Basis) textured upload renders its colours, transcoded by our own 
   for (const url of transcoder) expect(new URL(url).origin).toBe(new URL(page.url()).origin);
   await shot(page, 'stage-ktx2-upload');
   expect(problems).toEqual([]);
+});
+
+test('a model whose decoder never answers shows the default avatar and says why, never loading for ever', async ({
+  page,
+  request,
+}) => {
+  test.skip(test.info().project.name !== 'desktop', 'the same loader on a phone');
+  test.setTimeout(180_000);
+  // A transcoder worker that starts and never answers: what a refused or broken decoder does.
+  await page.route('**/decoders/basis-worker.js', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: '/* silent */' }),
+  );
+  const session = await registerViaApi(request);
+  const bytes = await buildFigure({ texture: 'ktx2' });
+  const id = await uploadModel(request, session, bytes, 'Silent Sam');
+  await openChat(page, request, session, id);
+  const viewer = page.getByTestId('avatar-viewer');
+  await expect(viewer).toHaveAttribute('data-state', 'loading');
+  // The parse timeout (30 s), then the default avatar on stage and the reason in words.
+  await expect(
+    page.locator('.toast').filter({
+      hasText: 'The avatar took too long to load. Showing the default avatar instead.',
+    }),
+  ).toBeVisible({ timeout: 60_000 });
+  await expect(viewer).toHaveAttribute('data-avatar', 'default');
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
 });
 
 for (const compression of ['draco', 'meshopt'] as const) {

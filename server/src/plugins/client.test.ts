@@ -9,6 +9,8 @@ let t: TestApp;
 beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'alma-dist-'));
   mkdirSync(join(dist, 'assets'));
+  mkdirSync(join(dist, 'decoders'));
+  writeFileSync(join(dist, 'decoders', 'basis-worker.js'), 'importScripts()');
   const page = '<!doctype html><title>Alma</title>';
   writeFileSync(join(dist, 'index.html'), page);
   writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
@@ -23,6 +25,16 @@ beforeAll(async () => {
   t = await buildTestApp({ CLIENT_DIST: dist });
 });
 afterAll(async () => t.close());
+
+/** A response's policy as directive → sources. */
+function policyOf(res: { headers: Record<string, unknown> }): Map<string, string[]> {
+  return new Map(
+    String(res.headers['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name = '', ...sources]) => [name, sources] as const),
+  );
+}
 
 describe('serving the client', () => {
   it.each(['/', '/chat', '/auth/callback?token=x', '/dashboard', '/no/such/page'])(
@@ -92,12 +104,7 @@ describe('serving the client', () => {
 
   it("lets three.js read a model's embedded textures and start its decoder workers, nothing wider", async () => {
     const res = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
-    const directives = new Map(
-      String(res.headers['content-security-policy'])
-        .split(';')
-        .map((d) => d.trim().split(/\s+/))
-        .map(([name = '', ...sources]) => [name, sources] as const),
-    );
+    const directives = policyOf(res);
     // GLTFLoader fetches a .glb's images through blob: URLs; KTX2/Draco decoders run in blob: workers.
     expect(directives.get('connect-src')).toContain('blob:');
     expect(directives.get('img-src')).toContain('blob:');
@@ -105,5 +112,19 @@ describe('serving the client', () => {
     expect(directives.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     for (const name of ['connect-src', 'img-src', 'worker-src', 'script-src'])
       for (const wide of ['*', 'https:', 'http:']) expect(directives.get(name)).not.toContain(wide);
+  });
+
+  it('the Basis transcoder worker alone may eval (embind), with no network and no DOM (SPEC AU-10)', async () => {
+    const worker = await t.app.inject({ method: 'GET', url: '/decoders/basis-worker.js' });
+    expect(worker.statusCode).toBe(200);
+    const own = policyOf(worker);
+    expect(own.get('script-src')).toEqual(["'self'", 'blob:', "'unsafe-eval'", "'wasm-unsafe-eval'"]);
+    expect(own.get('default-src')).toEqual(["'none'"]);
+    expect(own.get('connect-src')).toEqual(["'none'"]);
+    // The page, and every other asset, keep the policy without eval.
+    for (const url of ['/', '/assets/app-1234.js', '/decoders/basis-worker.js.map']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(policyOf(res).get('script-src')).not.toContain("'unsafe-eval'");
+    }
   });
 });

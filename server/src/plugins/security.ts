@@ -19,6 +19,17 @@ export function isAllowedOrigin(
   }
 }
 
+/**
+ * The KTX2 (Basis) transcoder's worker script (client/public/decoders/basis-worker.js). Its
+ * transcoder is an Emscripten/embind build that compiles its bindings with `new Function`; a
+ * worker started from a URL runs under the policy sent with that script, so eval is allowed in
+ * this one worker (no DOM, no network: the wasm is posted to it) and nowhere else. It runs the
+ * worker body three.js builds as a blob: URL.
+ */
+export const BASIS_WORKER_PATH = '/decoders/basis-worker.js';
+export const BASIS_WORKER_CSP =
+  "default-src 'none'; script-src 'self' blob: 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'none'";
+
 export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins: string[] }): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -38,6 +49,11 @@ export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins
     },
     // Lets the 3D viewer load models and audio from the same origin without COEP friction.
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.split('?', 1)[0] === BASIS_WORKER_PATH) {
+      reply.header('content-security-policy', BASIS_WORKER_CSP);
+    }
   });
   await app.register(cors, {
     origin: (origin, callback) => callback(null, !origin || opts.corsOrigins.includes(origin)),

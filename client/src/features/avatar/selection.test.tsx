@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { usePreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
+import { useToasts } from '../../lib/toast.ts';
 import { stubFetch, testPreferences } from '../../test/fetch.ts';
 import { testUser as user } from '../../test/fixtures.ts';
 import { dispatchModelError } from './model.ts';
@@ -66,8 +67,13 @@ describe('avatar selection (spec §4)', () => {
     // Another avatar's failure (a preview) changes nothing.
     act(() => dispatchModelError({ error: 'notFound', avatar: 'elf', modelUrl: '/models/elf.glb' }));
     expect(seen().avatarId).toBe('robot');
-    act(() => dispatchModelError({ error: 'corrupted', avatar: 'robot', modelUrl: '/models/robot.glb' }));
+    expect(useToasts.getState().toasts).toHaveLength(0);
+    act(() => dispatchModelError({ error: 'timeout', avatar: 'robot', modelUrl: '/models/robot.glb' }));
     await waitFor(() => expect(seen().modelUrl).toBe('/model.glb'));
+    // Said in words (SPEC ST-1): why, and that the default avatar is shown instead.
+    expect(useToasts.getState().toasts.map((t) => t.text)).toEqual([
+      'The avatar took too long to load. Showing the default avatar instead.',
+    ]);
   });
 
   it('selectAvatar stores a valid id and saves selectedAvatarId; an invalid one becomes the default', async () => {

@@ -4,6 +4,7 @@ import { savePreferences, usePreferences, usePreferencesOf } from '../../lib/pre
 import { useSession } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { modelExists, modelUrlFor, onModelError, validAvatarId } from './model.ts';
+import { VIEWER_ERROR_CODES, type ViewerErrorCode } from './viewer/state.ts';
 
 /**
  * The chosen avatar (spec §4 Avatar selection). The user's preferences (lib/preferences.ts) hold
@@ -65,8 +66,14 @@ export function useAvatarSelection(): AvatarSelection {
     if (!userId) return;
     return onModelError((detail) => {
       // Only the chosen avatar's failure resets the choice; a preview's failure stays local.
-      if (detail.avatar && detail.avatar === validAvatarId(usePreferences.getState().get(userId).avatar))
+      if (detail.avatar && detail.avatar === validAvatarId(usePreferences.getState().get(userId).avatar)) {
         resetToDefaultAvatar(userId);
+        // Said once, in words (SPEC ST-1): why the chosen avatar is not the one on stage.
+        const code = (VIEWER_ERROR_CODES as readonly string[]).includes(detail.error)
+          ? (detail.error as ViewerErrorCode)
+          : 'generic';
+        toast(i18n.t('avatar.viewer.fellBack', { reason: i18n.t(`avatar.viewer.errors.${code}`) }), 'error');
+      }
     });
   }, [userId]);
 

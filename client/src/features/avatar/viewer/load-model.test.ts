@@ -50,6 +50,37 @@ describe('loading a model (spec §8 3D viewer errors)', () => {
     expect(await codeOf(loadModel('/models/witch.glb'))).toBe('corrupted');
   });
 
+  it('a parse that never finishes is a timeout, not a viewer loading for ever (SPEC ST-1)', async () => {
+    // A glTF whose buffer never arrives: what a decoder worker that never answers looks like.
+    const model = JSON.stringify({
+      asset: { version: '2.0' },
+      buffers: [{ uri: 'never.bin', byteLength: 12 }],
+      bufferViews: [{ buffer: 0, byteLength: 12 }],
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 1, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] },
+      ],
+      meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+      nodes: [{ mesh: 0 }],
+      scenes: [{ nodes: [0] }],
+      scene: 0,
+    });
+    vi.stubGlobal(
+      'Request',
+      class {
+        constructor(readonly url: string) {}
+      },
+    );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((input: unknown) =>
+        String(typeof input === 'string' ? input : (input as { url: string }).url).endsWith('.glb')
+          ? Promise.resolve(new Response(model))
+          : new Promise(() => undefined),
+      ),
+    );
+    expect(await codeOf(loadModel('/models/witch.glb', { timeoutMs: 50 }))).toBe('timeout');
+  });
+
   it('a custom model needs the sign-in token', async () => {
     answer(null);
     expect(await codeOf(loadModel('/api/upload/avatar/a1/model'))).toBe('noToken');

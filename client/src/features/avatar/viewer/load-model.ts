@@ -21,7 +21,16 @@ export interface LoadModelOptions {
    * starts at once; parsing waits for it.
    */
   renderer?: Promise<Pick<WebGLRenderer, 'extensions'>>;
+  /** How long parsing (decoders included) may take before it is a `timeout` (SPEC ST-1). */
+  timeoutMs?: number;
 }
+
+/**
+ * The longest a model may take to parse once downloaded. A decoder worker that never answers (a
+ * transcoder refused by a security policy, a wasm that fails to start) would otherwise leave the
+ * stage loading for ever; a large model parses in a few seconds even on a slow phone.
+ */
+export const MODEL_PARSE_TIMEOUT_MS = 30_000;
 
 /**
  * Fetches and parses a model, classifying every failure as one of spec §8's texts: the URL is
@@ -30,7 +39,7 @@ export interface LoadModelOptions {
  */
 export async function loadModel(
   url: string,
-  { signal, renderer }: LoadModelOptions = {},
+  { signal, renderer, timeoutMs = MODEL_PARSE_TIMEOUT_MS }: LoadModelOptions = {},
 ): Promise<{ scene: Object3D; gltf: GLTF }> {
   if (!isValidModelUrl(url)) throw new ViewerLoadError('invalidUrl');
   const headers = modelRequestHeaders(url);
@@ -55,11 +64,17 @@ export async function loadModel(
   const base = url.slice(0, url.lastIndexOf('/') + 1);
   const loader = gltfLoaderFor(renderer ? await renderer : null);
   signal?.throwIfAborted();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ViewerLoadError('timeout')), timeoutMs);
+  });
   let gltf: GLTF;
   try {
-    gltf = await loader.parseAsync(buffer, base);
-  } catch {
-    throw new ViewerLoadError('corrupted');
+    gltf = await Promise.race([loader.parseAsync(buffer, base), timedOut]);
+  } catch (error) {
+    throw error instanceof ViewerLoadError ? error : new ViewerLoadError('corrupted');
+  } finally {
+    clearTimeout(timer);
   }
   return { scene: gltf.scene, gltf };
 }

@@ -14,6 +14,7 @@ export const VIEWER_ERROR_CODES = [
   'network',
   'invalidUrl',
   'noToken',
+  'timeout',
   'generic',
 ] as const;
 export type ViewerErrorCode = (typeof VIEWER_ERROR_CODES)[number];
