@@ -20,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'system',
-          include: ['tests/{integration,socket,replays,faults,fuzz,tooling}/**/*.test.ts'],
+          include: ['tests/{integration,socket,replays,faults,fuzz,tooling,scale}/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     userExists,
     status: serverStatus,
     log: app.log,
+    adapter: scale.socketAdapter,
   });
 
   const loginGuard = createLoginGuard({
@@ -340,7 +341,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   await avatarUploads.recover();
   // Every connected client hears of a status change at once (SPEC.md H-2), not only on connect.
-  monitor.onChange(() => io.emit(ServerEvent.serverStatus, serverStatus()));
+  // Each instance reports its own health to its own sockets (local: not through the adapter).
+  monitor.onChange(() => io.local.emit(ServerEvent.serverStatus, serverStatus()));
   monitor.start();
   app.addHook('preClose', async () => {
     monitor.stop();
@@ -355,6 +357,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     const deadline = Date.now() + 1000;
     while (io.engine.clientsCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     io.engine.close();
+    // The Redis streams adapter's readers and heartbeat stop here (a no-op in memory).
+    await io.of('/').adapter.close();
   });
   app.addHook('onClose', async () => {
     await transcriber?.close?.();

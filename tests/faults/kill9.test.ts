@@ -1,19 +1,17 @@
-import {
-  ClientEvent,
-  HealthSchema,
-  MESSAGE_PAGE_SIZE_MAX,
-  routes,
-  type AuthSession,
-  type Message,
-} from '@alma/protocol';
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { ClientEvent, MESSAGE_PAGE_SIZE_MAX, routes, type AuthSession, type Message } from '@alma/protocol';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
+import {
+  ensureServerBuilt,
+  freePort,
+  spawnAlma,
+  stopProcess,
+  waitHealthy,
+  type AlmaProcess,
+} from '../fixtures/processes.ts';
 import { connectClient, type TestClient } from '../fixtures/socket.ts';
 
 /**
@@ -23,48 +21,20 @@ import { connectClient, type TestClient } from '../fixtures/socket.ts';
  * clientMessageId — stores it once and replies to it once, replacing an incomplete reply.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const serverJs = join(root, 'server/dist/server.js');
 const CLIENTS = 5;
 const SEND_FOR_MS = 1500;
 
-const children: ChildProcess[] = [];
+const children: AlmaProcess[] = [];
 const clients: TestClient[] = [];
 let dataDir: string;
 let port: number;
 let url: string;
 const output: string[] = [];
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port: free } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return free;
-}
-
-/** The newest mtime under a directory (sources), to rebuild a dist older than its code. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function spawnServer(): ChildProcess {
-  const child = spawn(process.execPath, [serverJs], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
+function spawnServer(): AlmaProcess {
+  const alma = spawnAlma(
+    {
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
       REPLY_TOKEN_DELAY_MS: '5',
       CLIENT_DIST: join(dataDir, 'no-client'),
       AUTH_RATE_LIMIT_MAX: '10000',
@@ -72,32 +42,12 @@ function spawnServer(): ChildProcess {
       // One user sends far more than a month's free messages here; the limit is not under test.
       FREE_MESSAGES_PER_MONTH: '10000000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const label = `[server ${children.length + 1}]`;
-  child.stdout?.on('data', (chunk: Buffer) => output.push(`${label} ${chunk.toString()}`));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(`${label} ${chunk.toString()}`));
-  children.push(child);
-  return child;
-}
-
-async function waitHealthy(child: ChildProcess, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output.join('')}`,
-      );
-    }
-    try {
-      const res = await fetch(`${url}${routes.health.health.path}`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok && HealthSchema.safeParse(await res.json()).success) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server not healthy after ${timeoutMs} ms:\n${output.join('')}`);
+    port,
+    `server ${children.length + 1}`,
+    output,
+  );
+  children.push(alma);
+  return alma;
 }
 
 async function reconnected(c: TestClient, timeoutMs = 20_000): Promise<void> {
@@ -108,22 +58,8 @@ async function reconnected(c: TestClient, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-function killNow(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
 beforeAll(async () => {
-  const sourceTime = Math.max(newestMtime(join(root, 'server/src')), newestMtime(join(root, 'protocol/src')));
-  if (!existsSync(serverJs) || statSync(serverJs).mtimeMs < sourceTime) {
-    execSync(`${join(root, 'node_modules/.bin/pnpm')} --filter @alma/server build`, {
-      cwd: root,
-      stdio: 'pipe',
-    });
-  }
+  ensureServerBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'alma-kill9-'));
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
@@ -131,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of clients) c.close();
-  await Promise.all(children.map(killNow));
+  await Promise.all(children.map((alma) => stopProcess(alma.child)));
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -173,7 +109,7 @@ describe('kill -9 and restart', () => {
     { timeout: 120_000 },
     async () => {
       const first = spawnServer();
-      await waitHealthy(first);
+      await waitHealthy(first, output);
       const user: AuthSession = await registerUser(url, { name: 'Kill Nine' });
       const call = apiClient(url, { token: user.token });
       const sessions = await Promise.all(
@@ -206,7 +142,7 @@ describe('kill -9 and restart', () => {
         }
       });
       await new Promise((r) => setTimeout(r, SEND_FOR_MS));
-      await killNow(first);
+      await stopProcess(first.child);
       stop = true;
       await Promise.all(loops);
 
@@ -217,7 +153,7 @@ describe('kill -9 and restart', () => {
 
       // Same data directory, same port: clients reconnect by themselves with the same token.
       const second = spawnServer();
-      await waitHealthy(second);
+      await waitHealthy(second, output);
       await Promise.all(clients.map((c) => reconnected(c)));
 
       // C-5: a reply's row is stored when it starts, so replies in flight at the kill are there,

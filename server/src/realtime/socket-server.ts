@@ -16,7 +16,7 @@ import {
 } from '@alma/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
 import { fieldErrors } from '../lib/validation.ts';
@@ -65,6 +65,8 @@ export interface SocketServerOptions {
   userExists: (userId: string) => Promise<boolean>;
   status: () => Parameters<ServerToClientEvents['server:status']>[0];
   log: FastifyBaseLogger;
+  /** Rooms across instances (REDIS_URL: the Redis streams adapter); unset: this process's rooms. */
+  adapter?: ServerOptions['adapter'];
 }
 
 const RATE_WINDOW_MS = 10_000;
@@ -87,6 +89,7 @@ export function createSocketServer(
     maxHttpBufferSize: 12 * 1024 * 1024, // a voice note (10 MB) plus framing
     cors: { origin: opts.corsOrigins, credentials: true },
     connectionStateRecovery: { maxDisconnectionDuration: CONNECTION_RECOVERY_MS, skipMiddlewares: false },
+    ...(opts.adapter ? { adapter: opts.adapter } : {}),
     allowRequest: (req, callback) => {
       const ok = isAllowedOrigin(req.headers.origin, req.headers.host, opts.corsOrigins);
       callback(ok ? null : 'origin_not_allowed', ok);
