@@ -29,17 +29,20 @@ export interface Published {
 export function scriptedEngine() {
   const requests: ReplyRequest[] = [];
   let gate: { open: () => void; wait: Promise<void> } | null = null;
+  /** Steps taken before the engine reached its next gate: it passes that many without waiting. */
+  let permits = 0;
   const engine = {
     requests,
     pieces: ['Hola, ', 'qué ', 'bien. '] as string[],
     emotion: { emotion: 'happy', intensity: 0.6, confidence: 0.8 } as EmotionAnalysis,
     failAfter: null as number | null,
-    /** While held, each piece waits for `step()`. */
+    /** While held, each piece waits for a `step()` (taken before or after it is reached). */
     hold: false,
     step() {
       const current = gate;
       gate = null;
-      current?.open();
+      if (current) current.open();
+      else permits += 1;
     },
     name: 'scripted',
     async *stream(request: ReplyRequest): AsyncIterable<ReplyChunk> {
@@ -48,7 +51,8 @@ export function scriptedEngine() {
       yield { type: 'gesture', gesture: 'nodding' };
       for (const [i, piece] of engine.pieces.entries()) {
         if (engine.failAfter === i) throw new Error('engine exploded');
-        if (engine.hold) {
+        if (engine.hold && permits > 0) permits -= 1;
+        else if (engine.hold) {
           let open = () => {};
           const wait = new Promise<void>((resolve) => (open = resolve));
           gate = { open, wait };

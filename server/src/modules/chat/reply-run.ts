@@ -72,6 +72,9 @@ export interface ReplyRunSpec {
   options: ReplyOptions;
 }
 
+/** Resolves after the event loop's I/O phase: writes flush and waiting events run. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface PendingIntent {
   gesture: Gesture;
   emotion: Emotion;
@@ -241,6 +244,10 @@ export class ReplyRun implements RunnableReply {
             this.gestureChosen(chunk.gesture);
             break;
         }
+        // Each piece leaves before the next is made (issue 14): a fast engine's pieces would
+        // otherwise all queue behind one macrotask and reach the socket together at the end,
+        // and nothing else — acks, pings, other replies — would run meanwhile.
+        await yieldToEventLoop();
       }
     } catch (error) {
       if (signal.aborted) return true;

@@ -1,4 +1,5 @@
 import { AUDIO_URL_PREFIX, type Language } from '@alma/protocol';
+import { joinMp3 } from '../../engines/speech/mp3-frames.ts';
 import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
@@ -38,7 +39,28 @@ export interface SpeechPipeline {
   store(replyId: string, spoken: readonly SpokenChunk[], untilMs?: number): Promise<string | null>;
 }
 
-/** Speech on the event loop: each chunk synthesised as it is cut, the whole reply encoded once at the end. */
+/**
+ * The reply's file: MP3 chunks joined as they were sent — encoded once (issue 14); chunks in
+ * another format are joined as PCM and encoded by the synthesiser. Null when nothing is left.
+ */
+async function reuseOrEncode(
+  synthesizer: SpeechSynthesizer,
+  spoken: readonly SpokenChunk[],
+  untilMs: number | undefined,
+): Promise<{ data: Uint8Array; extension: string } | null> {
+  if (spoken.every((c) => c.result.mimeType === 'audio/mpeg')) {
+    const data = joinMp3(
+      spoken.map((c) => ({ audio: c.result.audio, startMs: c.startMs, durationMs: c.result.durationMs })),
+      untilMs,
+    );
+    return data.length > 0 ? { data, extension: 'mp3' } : null;
+  }
+  const joined = joinPcm(spoken, untilMs);
+  if (!joined || joined.pcm.length === 0) return null;
+  return synthesizer.encodeFile(joined.pcm, joined.sampleRate);
+}
+
+/** Speech on the event loop: each chunk synthesised as it is cut, the reply's file joined from its chunks. */
 export function createSpeechPipeline(deps: {
   synthesizer: SpeechSynthesizer;
   /** Where a reply's whole audio is stored; absent: replies are spoken but not stored (`audioUrl` null). */
@@ -61,10 +83,10 @@ export function createSpeechPipeline(deps: {
       }),
 
     async store(replyId, spoken, untilMs) {
-      const joined = joinPcm(spoken, untilMs);
-      if (!audioFiles || !joined || joined.pcm.length === 0) return null;
+      if (!audioFiles || spoken.length === 0) return null;
       try {
-        const file = await synthesizer.encodeFile(joined.pcm, joined.sampleRate);
+        const file = await reuseOrEncode(synthesizer, spoken, untilMs);
+        if (!file) return null;
         const name = `${replyId}.${file.extension}`;
         await audioFiles.put(name, file.data);
         return `${AUDIO_URL_PREFIX}${name}`;

@@ -1,0 +1,99 @@
+import { ClientEvent, ServerEvent } from '@alma/protocol';
+import { createSpeechSynthesizer, loadConfig, type ReplyChunk, type ReplyEngine } from '@alma/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../fixtures/api.ts';
+import { startTestServer, type TestServer } from '../fixtures/server.ts';
+import { connectClient, type TestClient } from '../fixtures/socket.ts';
+
+/**
+ * Speaking under load (issue 14; SPEC.md C-16, S-4) over real sockets: a fast engine's text
+ * streams as it is produced, and a reply's audio is encoded once.
+ */
+const servers: TestServer[] = [];
+const clients: TestClient[] = [];
+afterAll(async () => {
+  for (const c of clients) c.close();
+  for (const s of servers) await s.dispose();
+});
+
+async function connectedUser(server: TestServer): Promise<TestClient> {
+  const user = await registerUser(server.url);
+  const client = connectClient(server.url, user.token);
+  clients.push(client);
+  await client.connected();
+  return client;
+}
+
+/** An engine as fast as can be: every piece is ready at once (no await between them). */
+const PIECES = 400;
+const instant: ReplyEngine = {
+  name: 'instant',
+  async *stream(request): AsyncIterable<ReplyChunk> {
+    for (let i = 0; i < PIECES; i++) {
+      if (request.signal.aborted) return;
+      yield { type: 'text', text: `palabra${i} ` };
+    }
+  },
+};
+
+describe('C-16 a fast engine streams', () => {
+  it('its first delta reaches the client while the reply is still being written: a cancel sent on it stops the reply', async () => {
+    const server = await startTestServer({}, undefined, { engine: instant, speech: null });
+    servers.push(server);
+    const c = await connectedUser(server);
+    const cancel: { answer?: Promise<unknown> } = {};
+    c.socket.once(ServerEvent.chatDelta, (delta: { replyId: string }) => {
+      cancel.answer = c.request(ClientEvent.chatCancel, { replyId: delta.replyId });
+    });
+    const ack = await c.request(ClientEvent.chatSend, { clientMessageId: 'fast-1', message: 'Hola' });
+    if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+    await c.waitForReplyEnd(ack.data.replyId);
+    expect(await cancel.answer).toEqual({ ok: true, data: { cancelled: true } });
+    const events = c.replyEvents(ack.data.replyId);
+    const deltas = events.filter((e) => e.event === ServerEvent.chatDelta);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.length).toBeLessThan(PIECES);
+    const last = events.at(-1);
+    expect(last?.event).toBe(ServerEvent.chatReply);
+    expect(last?.payload).toMatchObject({ message: { isComplete: false } });
+  });
+});
+
+/** A reply of three sentences, written a word at a time like the builtin engine. */
+const SENTENCES =
+  'Hola, qué alegría verte por aquí. Hoy quiero contarte algo bonito. Me alegra mucho, de verdad.';
+const paced: ReplyEngine = {
+  name: 'paced',
+  async *stream(request): AsyncIterable<ReplyChunk> {
+    for (const piece of SENTENCES.match(/\S+\s*/g) ?? []) {
+      if (request.signal.aborted) return;
+      await new Promise((r) => setTimeout(r, 5));
+      yield { type: 'text', text: piece };
+    }
+  },
+};
+
+describe('S-4 encoded once', () => {
+  it('the stored MP3 is the speech:chunk audio the client received, joined byte for byte', async () => {
+    // The builtin synthesiser (espeak-ng + MP3), whatever SPEECH_ENGINE the run configures.
+    const speech = createSpeechSynthesizer(
+      loadConfig({ DATA_DIR: '/tmp/alma-s4-config', SPEECH_ENGINE: 'builtin' }),
+    );
+    const server = await startTestServer({}, undefined, { engine: paced, speech });
+    servers.push(server);
+    const c = await connectedUser(server);
+    const ack = await c.request(ClientEvent.chatSend, { clientMessageId: 'once-1', message: 'Hola' });
+    if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+    await c.waitForReplyEnd(ack.data.replyId, 60_000);
+    const events = c.replyEvents(ack.data.replyId);
+    const chunks = events.filter((e) => e.event === ServerEvent.speechChunk).map((e) => e.payload);
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    expect(chunks.every((p) => p.mimeType === 'audio/mpeg')).toBe(true);
+    const reply = events.at(-1)?.payload as { message: { audioUrl: string } };
+    const stored = new Uint8Array(
+      await (await fetch(new URL(reply.message.audioUrl, server.url))).arrayBuffer(),
+    );
+    const sent = Buffer.concat(chunks.map((p) => new Uint8Array(p.audio as Uint8Array)));
+    expect(Buffer.from(stored).equals(sent)).toBe(true);
+  });
+});
