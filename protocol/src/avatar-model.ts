@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './constants.ts';
 import type { ErrorCode } from './errors.ts';
+import { gltfIssueText, REEXPORT_HINT } from './gltf-issues.ts';
 
 /**
  * What an uploaded .glb must fit before any work is spent on it (SPEC.md AU-10, AU-11): the
@@ -76,6 +77,10 @@ export const MODEL_FINDING_REASONS = [
   'texture_too_large',
   'textures_too_large_total',
   'extension_unsupported',
+  /** One validator issue code with its count and first place (SPEC.md AU-12). */
+  'validator_error',
+  /** How to re-export, after validator errors. */
+  'reexport_hint',
 ] as const;
 export type ModelFindingReason = (typeof MODEL_FINDING_REASONS)[number];
 
@@ -105,6 +110,8 @@ export const MODEL_FINDING_CODE: Record<ModelFindingReason, ErrorCode> = {
   texture_too_large: 'avatar_texture_too_large',
   textures_too_large_total: 'avatar_texture_too_large',
   extension_unsupported: 'avatar_extension_unsupported',
+  validator_error: 'avatar_model_invalid',
+  reexport_hint: 'avatar_model_invalid',
 };
 
 type Params = ModelFinding['params'];
@@ -160,6 +167,9 @@ const FINDING_TEXT: Record<Language, Record<ModelFindingReason, (p: Params, l: L
       `Las texturas suman ${num(l, p.pixels)} píxeles; el máximo es ${num(l, MAX.maxTotalTexturePixels)} (cuatro de 4096 × 4096).`,
     extension_unsupported: (p) =>
       `El modelo requiere ${p.names}, que Alma no puede mostrar. Expórtalo sin esa extensión.`,
+    validator_error: (p, l) =>
+      `${gltfIssueText(l, String(p.code)) ?? p.message} (${p.code}): ${num(l, p.count)} ${p.count === 1 ? 'vez' : 'veces'}, la primera en ${p.pointer || 'el archivo'}.`,
+    reexport_hint: () => REEXPORT_HINT.es,
   },
   en: {
     container_invalid: (p) => `The .glb structure is broken (${p.detail}).`,
@@ -191,6 +201,9 @@ const FINDING_TEXT: Record<Language, Record<ModelFindingReason, (p: Params, l: L
       `The textures add up to ${num(l, p.pixels)} pixels; the maximum is ${num(l, MAX.maxTotalTexturePixels)} (four of 4096 × 4096).`,
     extension_unsupported: (p) =>
       `The model requires ${p.names}, which Alma cannot display. Export it without that extension.`,
+    validator_error: (p, l) =>
+      `${gltfIssueText(l, String(p.code)) ?? p.message} (${p.code}): ${num(l, p.count)} ${p.count === 1 ? 'time' : 'times'}, first at ${p.pointer || 'the file'}.`,
+    reexport_hint: () => REEXPORT_HINT.en,
   },
 };
 

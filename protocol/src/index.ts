@@ -17,6 +17,7 @@ export * from './rest/avatars.ts';
 export * from './rest/avatar-uploads.ts';
 export * from './rig.ts';
 export * from './avatar-model.ts';
+export * from './gltf-issues.ts';
 export * from './rest/routes.ts';
 export * from './socket/chat.ts';
 export * from './socket/events.ts';

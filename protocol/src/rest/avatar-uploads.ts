@@ -92,6 +92,12 @@ export const CompatibilityReportSchema = z.object({
   works: z.array(z.enum(AVATAR_CAPABILITIES)),
   missing: z.array(z.enum(AVATAR_CAPABILITIES)),
   warnings: z.array(z.string()),
+  /** Validator errors processing repaired, by code, with how many places (SPEC.md AU-12). */
+  repaired: z.array(z.object({ code: z.string(), count: z.number().int().nonnegative() })).optional(),
+  /** Embedded animations removed: the engine animates the avatar itself (AU-12). */
+  removedAnimations: z.number().int().nonnegative().optional(),
+  /** Extensions the client ignores, dropped by processing. */
+  droppedExtensions: z.array(z.string()).optional(),
 });
 export type CompatibilityReport = z.infer<typeof CompatibilityReportSchema>;
 
