@@ -7,7 +7,13 @@ export { createFakeSynthesizer, type FakeSynthesizerOptions } from './test-suppo
 export type { SpeechSynthesizer } from './engines/speech/types.ts';
 export { createSpeechSynthesizer } from './engines/speech/select.ts';
 export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';
-export { TEST_MODELS, buildRiggedModel, malformedGlb, notGlb } from './test-support/glb-models.ts';
+export {
+  REAL_WORLD_VARIANTS,
+  TEST_MODELS,
+  buildRiggedModel,
+  malformedGlb,
+  notGlb,
+} from './test-support/glb-models.ts';
 export { HOSTILE_MODELS, outOfRangeIndices, rawGlb, sparseBomb } from './test-support/hostile-glb.ts';
 export { processModel } from './avatars/processing/pipeline.ts';
 export {

@@ -70,9 +70,11 @@ describe('avatar processing, live', () => {
     await finished(client, id);
 
     const seen = progressOf(client, id);
-    expect(seen.map((p) => p.progress)).toEqual([5, 20, 40, 60, 80, 100]);
+    // AU-4: validating is pushed as it starts (10) and as it passes (20).
+    expect(seen.map((p) => p.progress)).toEqual([5, 10, 20, 40, 60, 80, 100]);
     expect(seen.map((p) => p.step)).toEqual([
       'queued',
+      'validating',
       'validating',
       'inspecting',
       'analysing',

@@ -1,5 +1,12 @@
 import { VISEME_MORPHS } from '@alma/protocol';
-import { Document, NodeIO, type Node as GltfNode } from '@gltf-transform/core';
+import { Document, type Node as GltfNode } from '@gltf-transform/core';
+import {
+  addAnimation,
+  requireTextureExtensions,
+  textureImage,
+  writeModel,
+  type TextureOptions,
+} from './glb-variants.ts';
 
 /**
  * Test models in the shapes users actually upload (issue #7): a Mixamo export, a Ready Player
@@ -67,15 +74,22 @@ export interface RigOptions {
   fingers?: boolean;
   /** Extra vertices to make the mesh heavier (for size tests and benchmarks). */
   extraVertices?: number;
-  /** A square base-colour texture of this size in pixels. */
+  /** A square base-colour PNG checker of this size in pixels (shorthand for `texture`). */
   textureSize?: number;
+  /** A base-colour texture in any format the client loads (glb-variants.ts). */
+  texture?: TextureOptions;
+  /** Geometry already compressed, as some exporters and tools write it. */
+  compression?: 'meshopt' | 'draco';
+  /** An embedded animation clip on the head. */
+  animation?: boolean;
+  /** What each vertex's skin weights add up to: anything but 1 is a validator error. */
+  weightsSum?: number;
 }
-
-const io = new NodeIO();
 
 /** A skinned humanoid: a box per bone chain, skinned to its bone, with the given morph targets. */
 export async function buildRiggedModel(options: RigOptions = {}): Promise<Uint8Array> {
   const { boneName = (n) => n, pose = 'T', morphs = [], fingers = true, extraVertices = 0 } = options;
+  const weightsSum = options.weightsSum ?? 1;
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene('Scene');
@@ -121,7 +135,7 @@ export async function buildRiggedModel(options: RigOptions = {}): Promise<Uint8A
         center[2] + (k & 4 ? size : -size),
       );
       jointIdx.push(joint, 0, 0, 0);
-      weights.push(1, 0, 0, 0);
+      weights.push(weightsSum, 0, 0, 0);
     }
     const faces = [
       0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7,
@@ -162,27 +176,23 @@ export async function buildRiggedModel(options: RigOptions = {}): Promise<Uint8A
     );
   });
 
-  if (options.textureSize) {
-    const { default: sharp } = await import('sharp');
-    // A blocky checker, scaled up: not a solid colour (prune would fold that into a factor).
-    const tile = Buffer.alloc(16 * 16 * 3);
-    for (let i = 0; i < 16 * 16; i++)
-      tile.set((i + Math.floor(i / 16)) % 2 ? [160, 82, 45] : [240, 200, 160], i * 3);
-    const png = await sharp(tile, { raw: { width: 16, height: 16, channels: 3 } })
-      .resize(options.textureSize, options.textureSize, { kernel: 'nearest' })
-      .png()
-      .toBuffer();
+  const texture = options.texture ?? (options.textureSize ? { size: options.textureSize } : null);
+  if (texture) {
+    const image = await textureImage(texture);
     const uv = new Float32Array(vertexCount * 2).map((_, i) => (i % 7) / 7);
     prim.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(uv).setBuffer(buffer));
-    const texture = doc.createTexture('base').setImage(new Uint8Array(png)).setMimeType('image/png');
-    prim.setMaterial(doc.createMaterial('skin').setBaseColorTexture(texture));
+    const base = doc.createTexture('base').setImage(image.bytes).setMimeType(image.mimeType);
+    prim.setMaterial(doc.createMaterial('skin').setBaseColorTexture(base));
+    requireTextureExtensions(doc);
   }
 
   const mesh = doc.createMesh('Body').addPrimitive(prim);
   // glTF-Transform writes the targets' names as `extras.targetNames`, as exporters do.
   if (morphs.length) mesh.setWeights(morphs.map(() => 0));
   armature.addChild(doc.createNode('Body').setMesh(mesh).setSkin(skin));
-  return io.writeBinary(doc);
+  const head = nodes.get('Head');
+  if (options.animation && head) addAnimation(doc, head);
+  return writeModel(doc, options.compression);
 }
 
 /** A static, non-humanoid mesh: a single triangle-fan disc, no skin, no morphs. */
@@ -204,7 +214,7 @@ export async function buildStaticModel(): Promise<Uint8Array> {
     )
     .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(indices)).setBuffer(buffer));
   doc.createScene().addChild(doc.createNode('Disc').setMesh(doc.createMesh('Disc').addPrimitive(prim)));
-  return io.writeBinary(doc);
+  return writeModel(doc);
 }
 
 export const mixamoName = (n: string): string => `mixamorig:${n}`;
@@ -217,6 +227,30 @@ export const TEST_MODELS = {
   noFaceMorphs: () => buildRiggedModel({}),
   staticMesh: () => buildStaticModel(),
   bigTexture: () => buildRiggedModel({ morphs: VISEMES, textureSize: 4096 }),
+} as const;
+
+/**
+ * What real exports carry beyond the bare rig (issue 12), each a Ready Player Me-style model:
+ * textures in each format the client loads, geometry already compressed, an animation clip, and
+ * skin weights a validator faults but processing repairs. Shared with the end-to-end tests.
+ */
+export const REAL_WORLD_VARIANTS = {
+  texturedPng: () => buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], texture: { size: 512 } }),
+  texturedKtx2: () =>
+    buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], texture: { size: 256, format: 'ktx2' } }),
+  texturedWebp: () =>
+    buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], texture: { size: 256, format: 'webp' } }),
+  /** A low-quality JPEG: re-encoding it at the usual quality would make it larger. */
+  lowQualityJpeg: () =>
+    buildRiggedModel({
+      morphs: [...VISEMES, ...ARKIT_FACE],
+      texture: { size: 512, format: 'jpeg', pattern: 'noise', quality: 30 },
+    }),
+  meshoptCompressed: () => buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], compression: 'meshopt' }),
+  dracoCompressed: () => buildRiggedModel({ compression: 'draco' }),
+  animated: () => buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], animation: true }),
+  /** Every vertex's weights add up to 0.6: ACCESSOR_WEIGHTS_NON_NORMALIZED, repaired. */
+  unnormalisedWeights: () => buildRiggedModel({ morphs: [...VISEMES, ...ARKIT_FACE], weightsSum: 0.6 }),
 } as const;
 
 /** A GLB whose header is right but whose JSON chunk is not JSON. */

@@ -6,6 +6,8 @@ declare module 'gltf-validator' {
     /** 0 error, 1 warning, 2 info, 3 hint. */
     severity: number;
     pointer?: string;
+    /** Byte offset, for issues in binary data rather than in the JSON. */
+    offset?: number;
   }
   export interface ValidatorReport {
     issues: {

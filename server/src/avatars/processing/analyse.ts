@@ -69,7 +69,16 @@ export function detectPose(world: Record<string, Vec3>, map: ReadonlyMap<string,
   return 'unknown';
 }
 
-export function analyse(model: ModelInspection): Analysis {
+/** What processing did to the model before the analysis, for the report (SPEC.md AU-12). */
+export interface ProcessingNotes {
+  repaired: { code: string; count: number }[];
+  removedAnimations: number;
+  droppedExtensions: string[];
+}
+
+const NO_NOTES: ProcessingNotes = { repaired: [], removedAnimations: 0, droppedExtensions: [] };
+
+export function analyse(model: ModelInspection, notes: ProcessingNotes = NO_NOTES): Analysis {
   const map = mapBones(model.bones);
   const skinned = model.skins > 0 && model.bones.length > 0;
   const missingCoreBones = CORE_BONES.filter((b) => !map.has(b));
@@ -110,7 +119,6 @@ export function analyse(model: ModelInspection): Analysis {
   if (model.vertexCount > 100_000) warnings.push('heavy_mesh');
   if (model.textures.some((t) => (t.width ?? 0) > 2048 || (t.height ?? 0) > 2048))
     warnings.push('large_textures');
-  if (model.animations.length) warnings.push('embedded_animations_ignored');
 
   const lipSync: AnimationConfig['lipSync'] = visemes.length >= 5 ? 'visemes' : coverage.jaw ? 'jaw' : 'none';
   return {
@@ -132,6 +140,9 @@ export function analyse(model: ModelInspection): Analysis {
       works: capabilities.filter((c) => c.works).map((c) => c.id),
       missing: capabilities.filter((c) => !c.works).map((c) => c.id),
       warnings,
+      repaired: notes.repaired,
+      removedAnimations: notes.removedAnimations,
+      droppedExtensions: notes.droppedExtensions,
     },
     animationConfig: {
       lipSync,

@@ -1,16 +1,26 @@
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import draco3d from 'draco3dgltf';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 
-/** One NodeIO that reads every Khronos extension (meshopt-compressed uploads too) and writes meshopt. */
+/**
+ * One NodeIO that reads every Khronos extension — meshopt- and Draco-compressed uploads too — and
+ * writes meshopt. Draco is only decoded: processing re-compresses geometry with meshopt.
+ */
 let io: Promise<NodeIO> | null = null;
 
 export function gltfIO(): Promise<NodeIO> {
   io ??= (async () => {
-    await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
-    return new NodeIO()
-      .registerExtensions(ALL_EXTENSIONS)
-      .registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
+    const [dracoDecoder] = await Promise.all([
+      draco3d.createDecoderModule(),
+      MeshoptDecoder.ready,
+      MeshoptEncoder.ready,
+    ]);
+    return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+      'draco3d.decoder': dracoDecoder,
+      'meshopt.decoder': MeshoptDecoder,
+      'meshopt.encoder': MeshoptEncoder,
+    });
   })();
   return io;
 }

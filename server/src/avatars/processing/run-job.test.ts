@@ -23,7 +23,7 @@ describe('processing on a worker thread', () => {
       cpuBudgetMs: 60_000,
       onStep: (_, p) => steps.push(p),
     });
-    expect(steps).toEqual([20, 40, 60, 80]);
+    expect(steps).toEqual([10, 20, 40, 60, 80]);
     expect(result.analysis.rig.visemes).toHaveLength(15);
     const written = readFileSync(output);
     expect(hasGlbHeader(written)).toBe(true);

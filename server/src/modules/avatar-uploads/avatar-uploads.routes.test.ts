@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_MESSAGES, type CustomAvatar } from '@alma/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AVATAR_FAILURE_MESSAGES, ERROR_MESSAGES, REEXPORT_HINT, type CustomAvatar } from '@alma/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
-import { notGlb, TEST_MODELS } from '../../test-support/glb-models.ts';
+import { notGlb, REAL_WORLD_VARIANTS, TEST_MODELS } from '../../test-support/glb-models.ts';
 import { outOfRangeIndices } from '../../test-support/hostile-glb.ts';
 import { multipartBody } from '../../test-support/multipart.ts';
 
@@ -12,6 +12,9 @@ import { multipartBody } from '../../test-support/multipart.ts';
  * #7: each real-world shape gets its status, score and report; broken files get the spec's
  * message and leave nothing stored. Processing runs on real worker threads.
  */
+// Every job runs on a real worker thread: on a busy 2-core machine one takes up to a minute.
+vi.setConfig({ testTimeout: 180_000 });
+
 let t: TestApp;
 let dir: string;
 
@@ -55,7 +58,7 @@ const get = (who: Account, url: string, method: 'GET' | 'HEAD' | 'POST' | 'DELET
   t.app.inject({ method, url, headers: auth(who) });
 
 async function settled(who: Account, id: string): Promise<CustomAvatar> {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2400; i++) {
     const avatar = (json(await get(who, `/api/upload/avatar/${id}`)) as { avatar: CustomAvatar }).avatar;
     if (!['pending', 'processing'].includes(avatar.status)) return avatar;
     await new Promise((r) => setTimeout(r, 50));
@@ -128,16 +131,41 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
     });
   }
 
-  it("a model the validator refuses is accepted as a file, then fails with the validator's reason", async () => {
+  it("a model the validator refuses fails at the validating step, with the validator's findings in es and en (AU-12)", async () => {
     const who = await register();
     const res = await upload(who, 'roto.glb', outOfRangeIndices());
     expect(res.statusCode).toBe(202);
     const done = await settled(who, (json(res) as { avatar: CustomAvatar }).avatar.id);
     expect(done).toMatchObject({ status: 'failed', hasError: true, isReady: false, modelUrl: null });
-    expect(done.error?.code).toBe('validation_failed');
-    expect(done.error?.message).toMatch(/validador glTF/);
+    expect(done.step).toBe('validating');
+    expect(done.error).toEqual({
+      code: 'validation_failed',
+      message: AVATAR_FAILURE_MESSAGES.es.validation_failed,
+      details: [
+        'Triángulos que apuntan a vértices que no existen (ACCESSOR_INDEX_OOB): 1 vez, la primera en /meshes/0/primitives/0/indices.',
+        REEXPORT_HINT.es,
+      ],
+    });
+    const en = await t.app.inject({
+      method: 'GET',
+      url: `/api/upload/avatar/${done.id}/status`,
+      headers: auth(who, 'en'),
+    });
+    expect((json(en) as { avatar: CustomAvatar }).avatar.error?.details).toEqual([
+      "Triangles that point to vertices that don't exist (ACCESSOR_INDEX_OOB): 1 time, first at /meshes/0/primitives/0/indices.",
+      REEXPORT_HINT.en,
+    ]);
     expect(files().filter((f) => f.startsWith(done.id))).toEqual([]);
     expect((await get(who, `/api/upload/avatar/${done.id}/model`)).statusCode).toBe(409);
+  });
+
+  it('skin weights that do not add up to 1 are repaired: accepted, and the report lists the repair (AU-12)', async () => {
+    const who = await register();
+    const res = await upload(who, 'pesos.glb', await REAL_WORLD_VARIANTS.unnormalisedWeights());
+    const done = await settled(who, (json(res) as { avatar: CustomAvatar }).avatar.id);
+    expect(done.status).toBe('completed');
+    expect(done.compatibility?.repaired).toEqual([{ code: 'ACCESSOR_WEIGHTS_NON_NORMALIZED', count: 448 }]);
+    expect(done.compressionRatio).toBeLessThanOrEqual(1);
   });
 });
 
@@ -198,7 +226,7 @@ describe('refused uploads leave nothing stored (spec §5)', () => {
     expect(limits.subscription.usage.customAvatars).toBe(2);
     expect(limits.subscription.usage.avatarStorageBytes).toBeGreaterThan(0);
     expect(limits.subscription.canUploadAvatar).toBe(false);
-  }, 90_000);
+  });
 
   it('rejects fields that break the rules with field errors', async () => {
     const who = await register();
@@ -276,5 +304,23 @@ describe('the compatibility check (spec §7)', () => {
     expect((json(await get(who, `/api/upload/avatars/${who.id}`)) as { avatars: unknown[] }).avatars).toEqual(
       [],
     );
+  });
+
+  it('says what an upload would repair (AU-9, AU-12)', async () => {
+    const who = await register();
+    const body = multipartBody(
+      {},
+      { field: 'model', name: 'pesos.glb', data: await REAL_WORLD_VARIANTS.unnormalisedWeights() },
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/upload/avatar/compatibility-check',
+      payload: body.payload,
+      headers: { ...auth(who), 'content-type': body.contentType },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((json(res) as { compatibility: { repaired: unknown } }).compatibility.repaired).toEqual([
+      { code: 'ACCESSOR_WEIGHTS_NON_NORMALIZED', count: 448 },
+    ]);
   });
 });
