@@ -16,6 +16,15 @@ export * from './rest/voice-uploads.ts';
 export * from './rest/avatars.ts';
 export * from './rest/avatar-uploads.ts';
 export * from './rig.ts';
+export {
+  ALL_CANONICAL_BONES,
+  isMixamoName,
+  matchBones,
+  matchMorphs,
+  morphKey,
+  type NamedBone,
+} from './rig-names.ts';
+export * from './rig-judge.ts';
 export * from './avatar-model.ts';
 export * from './gltf-issues.ts';
 export * from './rest/routes.ts';

@@ -1,8 +1,11 @@
 /**
- * Bone and morph name matching: exact tables for the conventions we know (Mixamo with its three
- * prefix spellings, Ready Player Me, VRM, Unreal, Blender), then fuzzy tokens for the rest.
+ * The one bone and morph-name matcher (issue 13 §4), used by the server's upload report and the
+ * client's animation engine so both read a model the same way: exact tables for the conventions
+ * we know (Mixamo with its three prefix spellings, Ready Player Me, VRM, Unreal, Blender/Rigify),
+ * then fuzzy tokens for the rest (`thumb_proximal.L`, `Left knee`). Names only: no three.js, no
+ * glTF-Transform; each side hands in the names (and depths) it read.
  */
-import { CANONICAL_BONES, FINGERS } from './contract';
+import { ARKIT_MORPHS, CANONICAL_BONES, FINGERS, VISEME_MORPHS } from './rig.ts';
 
 export type Side = 'Left' | 'Right';
 
@@ -231,3 +234,105 @@ export function morphAliases(canonical: string): string[] {
 
 /** Morphs that close both eyes at once; they stand in for eyeBlinkLeft/Right. */
 export const COMBINED_BLINK_KEYS = ['blink', 'eyesclosed', 'fcleyeclose', 'eyeblink'];
+/** A smile on both sides at once (Ready Player Me's `mouthSmile`); stands in for mouthSmileLeft/Right. */
+export const COMBINED_SMILE_KEYS = ['mouthsmile', 'smile', 'fclmthjoy'];
+
+const MIXAMO_PREFIX = /^mixamorig\d*[:_]?/i;
+
+/** True when the model was exported from Mixamo (its bones carry the `mixamorig` prefix). */
+export const isMixamoName = (name: string): boolean => MIXAMO_PREFIX.test(name);
+
+/** A bone as a model names it, with its depth in the node hierarchy (orders a spine chain). */
+export interface NamedBone {
+  name: string;
+  depth: number;
+}
+
+/** Parts that sit on the body's centre line: a side in their name means they are something else. */
+const CENTRE_PARTS = new Set(['Hips', 'Neck', 'Head', 'Jaw']);
+const SPINES = ['Spine', 'Spine1', 'Spine2'];
+
+/**
+ * Canonical bone → the model's bone name: exact names by convention first, then fuzzy tokens over
+ * the bones not taken yet. A spine is matched as a chain (spine_01, spine_02, chest …, ordered by
+ * depth) unless Mixamo names it. The first bone of a name wins.
+ */
+export function matchBones(bones: readonly NamedBone[]): Map<string, string> {
+  const depth = new Map<string, number>();
+  for (const bone of bones) if (!depth.has(bone.name)) depth.set(bone.name, bone.depth);
+  const map = new Map<string, string>();
+  for (const canonical of ALL_CANONICAL_BONES) {
+    const { mixamo, humanoid } = exactCandidates(canonical);
+    const hit = mixamo.find((n) => depth.has(n)) ?? humanoid.find((n) => depth.has(n));
+    if (hit) map.set(canonical, hit);
+  }
+  const mixamoSpine = SPINES.some((c) => {
+    const name = map.get(c);
+    return name !== undefined && exactCandidates(c).mixamo.includes(name);
+  });
+  if (!mixamoSpine) for (const c of SPINES) map.delete(c);
+  const taken = new Set(map.values());
+  const fuzzy = [...depth.keys()].filter((n) => !taken.has(n)).map((n) => ({ n, name: fuzzyName(n) }));
+  const kneeSides = new Set(
+    fuzzy.flatMap(({ name }) => (name.key === 'knee' && name.side ? [name.side] : [])),
+  );
+  const spineChain: string[] = [];
+  for (const { n, name } of fuzzy) {
+    if (!name.part) continue;
+    if (name.part === 'Spine*') {
+      if (!name.side) spineChain.push(n);
+      continue;
+    }
+    // "Left leg / Left knee / Left ankle": with a knee, `leg` is the thigh.
+    const part =
+      name.part === 'Leg' && name.key === 'leg' && name.side && kneeSides.has(name.side)
+        ? 'UpLeg'
+        : name.part;
+    const centre = CENTRE_PARTS.has(part);
+    const canonical = centre ? (name.side ? null : part) : name.side ? `${name.side}${part}` : null;
+    if (canonical && !map.has(canonical)) map.set(canonical, n);
+  }
+  spineChain.sort((a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0));
+  for (const [i, canonical] of SPINES.entries()) {
+    const name = spineChain[i];
+    if (name && !map.has(canonical)) map.set(canonical, name);
+  }
+  return map;
+}
+
+const FACE_MORPHS: readonly string[] = [...VISEME_MORPHS, ...ARKIT_MORPHS];
+const MORPH_ALIASES = new Map<string, string>();
+for (const canonical of FACE_MORPHS)
+  for (const key of morphAliases(canonical)) if (!MORPH_ALIASES.has(key)) MORPH_ALIASES.set(key, canonical);
+
+/**
+ * Canonical morph → the model's morph names that play it (a name may sit on several meshes; the
+ * caller binds each). Stand-ins when the model has no own shape: a combined blink for each eye,
+ * a combined smile for each side, `mouthOpen` for `jawOpen`.
+ */
+export function matchMorphs(names: readonly string[]): Map<string, string[]> {
+  const morphs = new Map<string, string[]>();
+  const add = (canonical: string, name: string) => {
+    const list = morphs.get(canonical) ?? [];
+    if (!list.includes(name)) list.push(name);
+    morphs.set(canonical, list);
+  };
+  const blink: string[] = [];
+  const smile: string[] = [];
+  for (const name of names) {
+    const key = morphKey(name);
+    const canonical = MORPH_ALIASES.get(key);
+    if (canonical) add(canonical, name);
+    else if (COMBINED_BLINK_KEYS.includes(key)) blink.push(name);
+    else if (COMBINED_SMILE_KEYS.includes(key)) smile.push(name);
+  }
+  const standIn = (canonical: string, by: readonly string[]) => {
+    if (!morphs.has(canonical) && by.length) morphs.set(canonical, [...by]);
+  };
+  for (const side of ['Left', 'Right']) {
+    standIn(`eyeBlink${side}`, blink);
+    standIn(`mouthSmile${side}`, smile);
+  }
+  standIn('jawOpen', morphs.get('mouthOpen') ?? []);
+  return morphs;
+}
