@@ -72,6 +72,8 @@ export interface RigOptions {
   morphs?: readonly string[];
   /** Leave the fingers out (a hand-made rig). */
   fingers?: boolean;
+  /** Canonical leaf bones to leave out (`Jaw`, the eyes), as rigs without them come. */
+  without?: readonly string[];
   /** Extra vertices to make the mesh heavier (for size tests and benchmarks). */
   extraVertices?: number;
   /** A square base-colour PNG checker of this size in pixels (shorthand for `texture`). */
@@ -99,6 +101,7 @@ export async function buildRiggedModel(options: RigOptions = {}): Promise<Uint8A
   const nodes = new Map<string, GltfNode>();
   for (const [name, parent, offset] of SKELETON) {
     if (!fingers && /Hand(Thumb|Index|Middle|Ring|Pinky)/.test(name)) continue;
+    if (options.without?.includes(name)) continue;
     const node = doc.createNode(boneName(name)).setTranslation(offset);
     // An A-pose lowers the arms about 45° at the shoulder joint.
     if (pose === 'A' && /^(Left|Right)Arm$/.test(name)) {

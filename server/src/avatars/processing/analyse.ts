@@ -1,9 +1,9 @@
 import {
   AVATAR_CAPABILITIES as CAPABILITIES,
-  CORE_BONES,
+  EXPRESSION_MORPHS,
+  FULL_FINGER_BONES,
   VISEME_MORPHS,
-  isMixamoName,
-  mapBones,
+  judgeRig,
   type AnimationConfig,
   type AvatarCapability as Capability,
   type CompatibilityReport,
@@ -15,6 +15,7 @@ import type { ModelInspection, Vec3 } from './inspect.ts';
  * From an inspection to what the avatar can do: the rig type and base pose (spec §3, §4), a
  * compatibility score 0–100 and a report of what works and what is missing (issue #7). The score
  * weighs what the animation engine drives: body, lip sync, blinks, expressions, hands, eyes, jaw.
+ * What the model can do is the protocol's `judgeRig`, the judge the client's engine asks too.
  */
 
 type BasePose = RigMetadata['basePose'];
@@ -29,19 +30,6 @@ const WEIGHTS: Record<Capability, number> = {
   jaw: 5,
   pose: 5,
 };
-
-const VISEMES: readonly string[] = VISEME_MORPHS;
-const EXPRESSIONS = [
-  'mouthSmileLeft',
-  'mouthSmileRight',
-  'mouthFrownLeft',
-  'mouthFrownRight',
-  'browInnerUp',
-  'browDownLeft',
-  'browDownRight',
-  'eyeWideLeft',
-  'eyeWideRight',
-];
 
 export interface Analysis {
   rig: RigMetadata;
@@ -79,31 +67,24 @@ export interface ProcessingNotes {
 const NO_NOTES: ProcessingNotes = { repaired: [], removedAnimations: 0, droppedExtensions: [] };
 
 export function analyse(model: ModelInspection, notes: ProcessingNotes = NO_NOTES): Analysis {
-  const map = mapBones(model.bones);
   const skinned = model.skins > 0 && model.bones.length > 0;
-  const missingCoreBones = CORE_BONES.filter((b) => !map.has(b));
-  const coreCoverage = skinned ? (CORE_BONES.length - missingCoreBones.length) / CORE_BONES.length : 0;
-  const rigType: RigMetadata['rigType'] = model.bones.some(isMixamoName)
-    ? 'mixamo'
-    : coreCoverage >= 0.8
-      ? 'humanoid'
-      : 'custom';
+  const judged = judgeRig({
+    bones: model.bones.map((name) => ({ name, depth: model.boneDepth[name] ?? 0 })),
+    morphs: model.morphTargets,
+    skinned,
+  });
+  const map = judged.boneMap;
+  const { rigType, missingCoreBones, coreCoverage, visemes } = judged;
   const basePose = skinned ? detectPose(model.boneWorld, map) : 'unknown';
-  const morphs = new Set(model.morphTargets);
-  const visemes = VISEMES.filter((v) => morphs.has(v));
-  const fingerBones = [...map.keys()].filter((b) => /Hand(Thumb|Index|Middle|Ring|Pinky)/.test(b)).length;
-  const has = (name: string) => morphs.has(name);
 
   const coverage: Record<Capability, number> = {
     skeleton: coreCoverage,
-    visemes: visemes.length / VISEMES.length,
-    blink:
-      has('eyeBlinkLeft') && has('eyeBlinkRight') ? 1 : has('eyeBlinkLeft') || has('eyeBlinkRight') ? 0.5 : 0,
-    expressions: EXPRESSIONS.filter(has).length / EXPRESSIONS.length,
-    fingers: Math.min(1, fingerBones / 20),
-    eyes:
-      map.has('LeftEye') && map.has('RightEye') ? 1 : has('eyeLookInLeft') || has('eyeWideLeft') ? 0.5 : 0,
-    jaw: map.has('Jaw') || has('jawOpen') ? 1 : 0,
+    visemes: visemes.length / VISEME_MORPHS.length,
+    blink: judged.blinkingEyes / 2,
+    expressions: judged.expressions.length / EXPRESSION_MORPHS.length,
+    fingers: Math.min(1, judged.fingerBones / FULL_FINGER_BONES),
+    eyes: judged.eyes === 'bones' ? 1 : judged.eyes === 'morphs' ? 0.5 : 0,
+    jaw: judged.jaw ? 1 : 0,
     pose: basePose === 'unknown' ? 0 : 1,
   };
   const capabilities = CAPABILITIES.map((id) => ({
@@ -120,14 +101,13 @@ export function analyse(model: ModelInspection, notes: ProcessingNotes = NO_NOTE
   if (model.textures.some((t) => (t.width ?? 0) > 2048 || (t.height ?? 0) > 2048))
     warnings.push('large_textures');
 
-  const lipSync: AnimationConfig['lipSync'] = visemes.length >= 5 ? 'visemes' : coverage.jaw ? 'jaw' : 'none';
   return {
     rig: {
       rigType,
       skinned,
       basePose,
       boneMap: Object.fromEntries(map),
-      missingCoreBones: skinned ? missingCoreBones : [...CORE_BONES],
+      missingCoreBones,
       boneCount: model.bones.length,
       morphTargets: model.morphTargets,
       visemes,
@@ -145,11 +125,11 @@ export function analyse(model: ModelInspection, notes: ProcessingNotes = NO_NOTE
       droppedExtensions: notes.droppedExtensions,
     },
     animationConfig: {
-      lipSync,
-      blink: coverage.blink > 0,
-      expressions: coverage.expressions > 0,
-      gestures: coreCoverage >= 0.8,
-      fingers: coverage.fingers >= 0.5,
+      lipSync: judged.lipSync,
+      blink: judged.blinkingEyes > 0,
+      expressions: judged.expressions.length > 0,
+      gestures: judged.gestures,
+      fingers: judged.fingers,
       armsDownFromPose: basePose,
     },
   };

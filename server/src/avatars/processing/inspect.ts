@@ -9,6 +9,8 @@ export interface ModelInspection {
   skins: number;
   /** Joint node names across all skins, in file order. */
   bones: string[];
+  /** Each joint's depth in the node hierarchy (orders a spine chain for the rig matcher). */
+  boneDepth: Record<string, number>;
   /** World-space rest positions of the joints, by name. */
   boneWorld: Record<string, Vec3>;
   /** Morph target names (`extras.targetNames`) across all meshes, deduplicated. */
@@ -22,12 +24,16 @@ export function inspectDocument(doc: Document): ModelInspection {
   const root = doc.getRoot();
   const bones: string[] = [];
   const boneWorld: Record<string, Vec3> = {};
+  const boneDepth: Record<string, number> = {};
   for (const skin of root.listSkins()) {
     for (const joint of skin.listJoints()) {
       const name = joint.getName();
       if (name in boneWorld) continue;
       bones.push(name);
       boneWorld[name] = joint.getWorldTranslation();
+      let depth = 0;
+      for (let n = joint.getParentNode(); n; n = n.getParentNode()) depth += 1;
+      boneDepth[name] = depth;
     }
   }
   const morphs = new Set<string>();
@@ -54,6 +60,7 @@ export function inspectDocument(doc: Document): ModelInspection {
     meshes: root.listMeshes().length,
     skins: root.listSkins().length,
     bones,
+    boneDepth,
     boneWorld,
     morphTargets: [...morphs],
     textures,

@@ -145,7 +145,7 @@ describe('the hostile corpus is refused before any work, storing nothing (AU-10)
     });
     expect(fine.statusCode).toBe(202);
     const done = await settled(bystander, (json(fine) as { avatar: CustomAvatar }).avatar.id);
-    expect(done.status).toBe('completed');
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
     await expectNothingStored(attacker, [...before, `${done.id}.glb`]);
   });
 });

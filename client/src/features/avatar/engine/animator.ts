@@ -11,7 +11,7 @@ import {
   RETURN_TO_BASE_AFTER_SPEECH_MS,
   type Gesture,
 } from '@alma/protocol';
-import { Matrix4, Quaternion, Vector3, type Object3D } from 'three';
+import { Matrix4, Quaternion, Vector3, type Mesh, type Object3D } from 'three';
 import { computeFrame } from './compute';
 import type {
   AnimatorOptions,
@@ -89,6 +89,7 @@ function hipsDrop(
 
 export function createAvatarAnimator(root: Object3D, options: AnimatorOptions = {}): FullAvatarAnimator {
   const analysis = analyseRig(root);
+  const slots = morphSlots(analysis.morphs);
   const key = `avatar-${++animatorCount}`;
   const pool: FramePool | null = options.pool === undefined ? getSharedAnimationPool() : options.pool;
   const hips = hipsDrop(analysis, root);
@@ -181,12 +182,11 @@ export function createAvatarAnimator(root: Object3D, options: AnimatorOptions = 
       hips.node.position.copy(hips.rest);
       if (frame.hipsDrop) hips.node.position.addScaledVector(hips.down, frame.hipsDrop);
     }
-    for (const [name, bindings] of analysis.morphs) {
-      const value = frame.morphs[name] ?? 0;
-      for (const { mesh, index } of bindings) {
-        const influences = mesh.morphTargetInfluences;
-        if (influences && index < influences.length) influences[index] = value;
-      }
+    for (const { mesh, index, names } of slots) {
+      let value = 0;
+      for (const name of names) value = Math.max(value, frame.morphs[name] ?? 0);
+      const influences = mesh.morphTargetInfluences;
+      if (influences && index < influences.length) influences[index] = value;
     }
     applied = frame;
     appliedTMs = tMs;
@@ -298,4 +298,21 @@ export function createAvatarAnimator(root: Object3D, options: AnimatorOptions = 
     },
   };
   return animator;
+}
+
+/**
+ * Each morph target once, with the canonical morphs that drive it: a stand-in (a combined blink
+ * for both eyes, `mouthOpen` for `jawOpen`) plays the strongest of them rather than the last.
+ */
+function morphSlots(morphs: RigAnalysis['morphs']): { mesh: Mesh; index: number; names: string[] }[] {
+  const slots = new Map<Mesh, Map<number, string[]>>();
+  for (const [name, bindings] of morphs)
+    for (const { mesh, index } of bindings) {
+      const byIndex = slots.get(mesh) ?? new Map<number, string[]>();
+      byIndex.set(index, [...(byIndex.get(index) ?? []), name]);
+      slots.set(mesh, byIndex);
+    }
+  return [...slots].flatMap(([mesh, byIndex]) =>
+    [...byIndex].map(([index, names]) => ({ mesh, index, names })),
+  );
 }

@@ -10,37 +10,8 @@ import type { FramePool } from './frame';
  * the setters below.
  */
 
-/** Canonical bones: Mixamo names without a prefix (ARCHITECTURE §6). */
-export const CANONICAL_BONES = [
-  'Hips',
-  'Spine',
-  'Spine1',
-  'Spine2',
-  'Neck',
-  'Head',
-  'Jaw',
-  'LeftEye',
-  'RightEye',
-  'LeftShoulder',
-  'LeftArm',
-  'LeftForeArm',
-  'LeftHand',
-  'RightShoulder',
-  'RightArm',
-  'RightForeArm',
-  'RightHand',
-  'LeftUpLeg',
-  'LeftLeg',
-  'LeftFoot',
-  'LeftToeBase',
-  'RightUpLeg',
-  'RightLeg',
-  'RightFoot',
-  'RightToeBase',
-  // Fingers: <Side>Hand<Finger><1..3>, e.g. LeftHandIndex1 (see FINGERS).
-] as const;
-export type CanonicalBone = (typeof CANONICAL_BONES)[number];
-export const FINGERS = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'] as const;
+/** Canonical bones: Mixamo names without a prefix (ARCHITECTURE §6), declared in the protocol. */
+export { CANONICAL_BONES, FINGERS, type CanonicalBone } from '@alma/protocol';
 
 /** Morph target names (shared with the server's forge and upload inspection). */
 export { VISEME_MORPHS } from '@alma/protocol';

@@ -40,10 +40,10 @@ describe('rig normalisation: bone maps', () => {
     expect(report.missingBones).toEqual([]);
   });
 
-  it('maps Ready Player Me (plain Mixamo) names and finds visemes, blink and ARKit shapes on the SkinnedMesh', () => {
+  it('maps Ready Player Me (plain Mixamo) names as humanoid (AU-3: mixamo is the prefix) and finds visemes, blink and ARKit shapes on the SkinnedMesh', () => {
     const { root } = buildRig({ morphs: READY_PLAYER_ME_MORPHS, fingers: true });
     const { report } = analyseRig(root);
-    expect(report.rigType).toBe('mixamo');
+    expect(report.rigType).toBe('humanoid');
     expect(report.boneMap.LeftHand).toBe('LeftHand');
     expect(report.visemes).toEqual([...VISEME_MORPHS]);
     expect(report.missingVisemes).toEqual([]);

@@ -4,44 +4,18 @@
  * offsets to this model. Never throws on a model that lacks something: the report lists it.
  */
 import { Euler, Matrix4, Quaternion, Vector3, type Bone, type Mesh, type Object3D } from 'three';
-import {
-  ARKIT_MORPHS,
-  CANONICAL_BONES,
-  VISEME_MORPHS,
-  type BasePose,
-  type RigReport,
-  type RigType,
-} from './contract';
+import { judgeRig } from '@alma/protocol';
+import { CANONICAL_BONES, VISEME_MORPHS, type BasePose, type RigReport } from './contract';
 import type { RigProfile } from './frame';
 import type { Vec3 } from './math';
-import {
-  ALL_CANONICAL_BONES,
-  COMBINED_BLINK_KEYS,
-  exactCandidates,
-  fuzzyName,
-  morphAliases,
-  morphKey,
-  type Side,
-} from './rig-names';
+
+type Side = 'Left' | 'Right';
 
 /** Where the arms hang at idle, radians below horizontal (a relaxed stance). */
 export const IDLE_ARM_DROP = 1.25;
 /** Upper-arm drop (rad) under which the rest pose counts as a T-pose, and the A-pose range top. */
 const T_POSE_MAX_DROP = 0.26;
 const A_POSE_MAX_DROP = 1.05;
-
-/** Bones without which a rig does not count as humanoid. */
-const CORE_BONES = [
-  'Hips',
-  'Spine',
-  'Head',
-  'LeftArm',
-  'LeftForeArm',
-  'RightArm',
-  'RightForeArm',
-  'LeftUpLeg',
-  'RightUpLeg',
-];
 
 export interface MorphBinding {
   mesh: Mesh;
@@ -80,93 +54,35 @@ function depthOf(node: Object3D, root: Object3D): number {
   return depth;
 }
 
-/** Finds canonical bones: exact names first, then fuzzy tokens. */
-function mapBones(root: Object3D, bones: Object3D[]): { map: Map<string, Object3D>; rigType: RigType } {
+/**
+ * Bones and morphs by canonical name, as the protocol's one judge reads their names (the server's
+ * upload report asks the same judge): each name bound back to its node, or to every mesh that
+ * carries a morph of that name.
+ */
+function bindRig(root: Object3D, bones: Object3D[]) {
   const byName = new Map<string, Object3D>();
   for (const bone of bones) if (!byName.has(bone.name)) byName.set(bone.name, bone);
-  const map = new Map<string, Object3D>();
-  let mixamoHits = 0;
-  let prefixed = false;
-  let humanoidHits = 0;
-  for (const canonical of ALL_CANONICAL_BONES) {
-    const { mixamo, humanoid } = exactCandidates(canonical);
-    const hitMixamo = mixamo.find((n) => byName.has(n));
-    if (hitMixamo) {
-      map.set(canonical, byName.get(hitMixamo) as Object3D);
-      mixamoHits += 1;
-      if (hitMixamo.startsWith('mixamorig')) prefixed = true;
-      continue;
-    }
-    const hitHumanoid = humanoid.find((n) => byName.has(n));
-    if (hitHumanoid) {
-      map.set(canonical, byName.get(hitHumanoid) as Object3D);
-      humanoidHits += 1;
-    }
-  }
-  // Fuzzy pass over the nodes not taken yet.
-  // Spines are matched as a chain (spine_01, spine_02, chest …), unless Mixamo names them.
-  const spines = ['Spine', 'Spine1', 'Spine2'];
-  const mixamoSpine = spines.some((c) => {
-    const node = map.get(c);
-    return node !== undefined && exactCandidates(c).mixamo.includes(node.name);
-  });
-  if (!mixamoSpine) for (const c of spines) map.delete(c);
-  const taken = new Set(map.values());
-  const spineChain: Object3D[] = [];
-  const kneeSides = new Set<Side>();
-  const fuzzy = bones.filter((b) => !taken.has(b)).map((node) => ({ node, name: fuzzyName(node.name) }));
-  for (const { name } of fuzzy) if (name.key === 'knee' && name.side) kneeSides.add(name.side);
-  for (const { node, name } of fuzzy) {
-    if (!name.part) continue;
-    if (name.part === 'Spine*') {
-      spineChain.push(node);
-      continue;
-    }
-    let part = name.part;
-    // "Left leg / Left knee / Left ankle": with a knee, `leg` is the thigh.
-    if (part === 'Leg' && name.key === 'leg' && name.side && kneeSides.has(name.side)) part = 'UpLeg';
-    const sided = ['Hips', 'Neck', 'Head', 'Jaw'].includes(part)
-      ? part
-      : name.side
-        ? `${name.side}${part}`
-        : null;
-    if (!sided || map.has(sided)) continue;
-    map.set(sided, node);
-  }
-  spineChain.sort((a, b) => depthOf(a, root) - depthOf(b, root));
-  for (const [i, canonical] of spines.entries()) {
-    const node = spineChain[i];
-    if (node && !map.has(canonical)) map.set(canonical, node);
-  }
-  const core = CORE_BONES.every((b) => map.has(b));
-  const mixamo = prefixed || mixamoHits > humanoidHits;
-  const rigType: RigType = !core ? 'custom' : mixamo ? 'mixamo' : 'humanoid';
-  return { map, rigType };
-}
-
-/** Morph targets by canonical name, across every mesh of the model. */
-function mapMorphs(root: Object3D): { morphs: Map<string, MorphBinding[]>; combinedBlink: MorphBinding[] } {
-  const wanted = [...VISEME_MORPHS, ...ARKIT_MORPHS] as string[];
-  const aliases = new Map<string, string>();
-  for (const canonical of wanted)
-    for (const key of morphAliases(canonical)) if (!aliases.has(key)) aliases.set(key, canonical);
-  const morphs = new Map<string, MorphBinding[]>();
-  const combinedBlink: MorphBinding[] = [];
+  const morphSlots = new Map<string, MorphBinding[]>();
   root.traverse((node) => {
     const mesh = node as Mesh;
     const dict = mesh.morphTargetDictionary;
     if (!mesh.isMesh || !dict || !mesh.morphTargetInfluences) return;
-    for (const [name, index] of Object.entries(dict)) {
-      const key = morphKey(name);
-      const canonical = aliases.get(key);
-      if (canonical) {
-        const list = morphs.get(canonical) ?? [];
-        list.push({ mesh, index });
-        morphs.set(canonical, list);
-      } else if (COMBINED_BLINK_KEYS.includes(key)) combinedBlink.push({ mesh, index });
-    }
+    for (const [name, index] of Object.entries(dict))
+      morphSlots.set(name, [...(morphSlots.get(name) ?? []), { mesh, index }]);
   });
-  return { morphs, combinedBlink };
+  const judged = judgeRig({
+    bones: [...byName.values()].map((node) => ({ name: node.name, depth: depthOf(node, root) })),
+    morphs: [...morphSlots.keys()],
+  });
+  const map = new Map<string, Object3D>();
+  for (const [canonical, name] of judged.boneMap) map.set(canonical, byName.get(name) as Object3D);
+  const morphs = new Map<string, MorphBinding[]>();
+  for (const [canonical, names] of judged.morphMap)
+    morphs.set(
+      canonical,
+      names.flatMap((n) => morphSlots.get(n) ?? []),
+    );
+  return { judged, map, morphs };
 }
 
 const AXES: Record<RigReport['facing'], Vector3> = {
@@ -243,8 +159,7 @@ function classifyPose(drop: number | null): BasePose {
 export function analyseRig(root: Object3D): RigAnalysis {
   const warnings: string[] = [];
   const nodes = collectBones(root);
-  const { map, rigType } = mapBones(root, nodes);
-  const { morphs, combinedBlink } = mapMorphs(root);
+  const { judged, map, morphs } = bindRig(root, nodes);
   if (nodes.length === 0) warnings.push('no bones: a static model, only face morphs (if any) animate');
   const { position, rotation } = rootSpace(root);
   const facing = detectFacing(map, position);
@@ -277,20 +192,9 @@ export function analyseRig(root: Object3D): RigAnalysis {
     const conj = world.clone().invert().multiply(frame);
     bones.set(canonical, { node, rest: node.quaternion.clone(), conj, conjInverse: conj.clone().invert() });
   }
-  // A combined blink stands in for both eyes.
-  if (combinedBlink.length > 0) {
-    if (!morphs.has('eyeBlinkLeft')) morphs.set('eyeBlinkLeft', combinedBlink);
-    else if (!morphs.has('eyeBlinkRight')) morphs.set('eyeBlinkRight', combinedBlink);
-  }
-  // jawOpen falls back on mouthOpen and the other way round.
-  if (!morphs.has('jawOpen') && morphs.has('mouthOpen')) morphs.set('jawOpen', morphs.get('mouthOpen') ?? []);
-
-  const visemes = VISEME_MORPHS.filter((v) => morphs.has(v));
+  const visemes = judged.visemes;
   const missingVisemes = VISEME_MORPHS.filter((v) => !morphs.has(v));
-  const hasBlink = morphs.has('eyeBlinkLeft') || morphs.has('eyeBlinkRight');
-  const faceShapes = ARKIT_MORPHS.filter((m) => morphs.has(m));
-  const hasFingers = [...map.keys()].some((k) => /Hand(Thumb|Index|Middle|Ring|Pinky)\d$/.test(k));
-  if (visemes.length === 0) {
+  if (judged.lipSync !== 'visemes') {
     warnings.push(
       morphs.has('jawOpen')
         ? 'no viseme morphs: the mouth opens with jawOpen'
@@ -302,23 +206,23 @@ export function analyseRig(root: Object3D): RigAnalysis {
   const boneMap: Record<string, string> = {};
   for (const [canonical, node] of map) boneMap[canonical] = node.name;
   const report: RigReport = {
-    rigType,
+    rigType: judged.rigType,
     basePose,
     facing,
     boneMap,
     missingBones: CANONICAL_BONES.filter((b) => !map.has(b)),
     visemes,
     missingVisemes,
-    hasBlink,
-    hasFingers,
-    hasFaceShapes: faceShapes.length > 0,
+    hasBlink: judged.blinkingEyes > 0,
+    hasFingers: judged.fingers,
+    hasFaceShapes: judged.faceShapes.length > 0,
     warnings,
   };
   const profile: RigProfile = {
     bones: [...map.keys()],
     corrections,
     morphs: [...morphs.keys()],
-    hasVisemes: visemes.length > 0,
+    hasVisemes: judged.lipSync === 'visemes',
     hasJawBone: map.has('Jaw'),
   };
   return { report, profile, bones, morphs, head: map.get('Head') ?? null };
