@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { notGlb, TEST_MODELS } from '../../test-support/glb-models.ts';
 import { manyNamedNodes } from '../../test-support/hostile-glb.ts';
 import { hasGlbHeader } from './gltf-io.ts';
 import { JobFailure, runProcessingJob } from './run-job.ts';
+
+// Every job runs on a real worker thread: on a busy 2-core machine one takes up to a minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'alma-job-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
