@@ -432,3 +432,128 @@ test('options menu: change avatar and voice, and clear history (starts a new, em
   const sidebar = await sessionsPanel(page);
   await expect(sidebar.locator('.session')).toHaveCount(2);
 });
+
+/* ── What a user hits in the chat (issue 11) ─────────────────────────────────────────────────── */
+
+/** Types a message into the composer and sends it with Enter. */
+async function say(page: Page, text: string, language: Lang = 'en'): Promise<void> {
+  const input = page.getByLabel(CONVERSATION[language].input);
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+test('a message sent from the chat is exported with the avatar on screen (SPEC.md C-13)', async ({
+  page,
+  request,
+}) => {
+  const session = await registerViaApi(request); // the avatar on screen: the witch
+  await openChat(page, session);
+  await say(page, 'Hello there, how are you?');
+  await waitForReplies(page, 1);
+  const { sessions } = (await (await request.get('/chat/sessions', { headers: auth(session) })).json()) as {
+    sessions: { sessionId: string }[];
+  };
+  const exported = await request.get(`/chat/export/${sessions[0]?.sessionId ?? ''}`, {
+    headers: auth(session),
+  });
+  const { messages } = (await exported.json()) as { messages: { role: string; avatarId: string | null }[] };
+  expect(messages.map((m) => [m.role, m.avatarId])).toEqual([
+    ['user', 'witch'],
+    ['assistant', 'witch'],
+  ]);
+});
+
+test('without a socket: replies keep their audio and the sidebar counts follow (REST fallback)', async ({
+  page,
+  request,
+}) => {
+  test.slow(); // two whole replies, each spoken, over REST
+  // No socket at all: every socket.io request fails, as behind a proxy that drops websockets.
+  await page.route('**/socket.io/**', (route) => route.abort());
+  const session = await registerViaApi(request);
+  await openChat(page, session);
+  await say(page, 'Hello, I am testing without a socket.');
+  await waitForReplies(page, 1);
+  const sidebar = await sessionsPanel(page);
+  await expect(sidebar.locator('.session__meta').first()).toContainText('2 messages');
+  if (test.info().project.name === 'phone') await page.keyboard.press('Escape');
+
+  await say(page, 'And a second message, please.');
+  await waitForReplies(page, 2);
+  // The reply's spoken audio plays again from its message.
+  const reply = page.getByRole('log').locator('article.bubble--bot').last();
+  const listen = reply.getByRole('button', { name: "Play the reply's audio" });
+  await expect(listen).toBeEnabled({ timeout: 20_000 });
+  await listen.click();
+  await expect(reply.getByRole('button', { name: "Stop the reply's audio" })).toBeVisible();
+  // Both exchanges counted, live (nothing announces them over REST).
+  const after = await sessionsPanel(page);
+  await expect(after.locator('.session__meta').first()).toContainText('4 messages');
+  await shot(page, 'chat-screen-rest-fallback');
+});
+
+test('a session keeps its personality on a new device; the next message does not revert it', async ({
+  page,
+  request,
+}) => {
+  const session = await registerViaApi(request);
+  const sessionId = await sendViaRest(request, session, ['Good morning.']);
+  const changed = await request.post('/personality', {
+    headers: auth(session),
+    data: { sessionId, personality: 'formal' },
+  });
+  expect(changed.ok()).toBe(true);
+  // A browser that never chose a personality (the local choice is "default").
+  await openChat(page, session);
+  await expect(page.getByRole('button', { name: /^Personality: Formal/ })).toBeVisible();
+  await say(page, 'Could you summarise our conversation?');
+  await waitForReplies(page, 2);
+  const { sessions } = (await (await request.get('/chat/sessions', { headers: auth(session) })).json()) as {
+    sessions: { sessionId: string; personality: string }[];
+  };
+  expect(sessions.find((s) => s.sessionId === sessionId)?.personality).toBe('formal');
+  const reply = page.getByRole('log').locator('article.bubble--bot').last();
+  await expect(reply).not.toBeEmpty();
+  const messages = (await (
+    await request.get(`/chat/messages?sessionId=${sessionId}`, { headers: auth(session) })
+  ).json()) as { items: { role: string; personality: string | null }[] };
+  expect(messages.items.at(-1)).toMatchObject({ role: 'assistant', personality: 'formal' });
+});
+
+test('scrolled up: sending brings you to your message; a new conversation has no stale "new messages"', async ({
+  page,
+  request,
+}) => {
+  test.slow(); // seeds a conversation long enough to scroll
+  const session = await registerViaApi(request);
+  const texts = Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of a long conversation.`);
+  const first = texts.shift() ?? '';
+  const sessionId = await sendViaRest(request, session, [first]);
+  await sendViaRest(request, session, texts, { sessionId, concurrency: 4 });
+  await openChat(page, session);
+  const log = page.getByRole('log');
+  await expect(log.locator('article')).toHaveCount(24);
+  const newMessages = page.getByRole('button', { name: 'New messages' });
+
+  // Scrolled up, then a send: the view goes to the message just sent.
+  await log.evaluate((el) => (el.scrollTop = 0));
+  await expect(newMessages).toBeVisible();
+  await say(page, 'This one should come into view.');
+  const mine = log.locator('article.bubble--user').filter({ hasText: 'This one should come into view.' });
+  await expect(mine).toBeInViewport();
+  await expect(newMessages).toBeHidden();
+  await waitForReplies(page, 13);
+
+  // Scrolled up again, then a new conversation: nothing below it, so no "new messages" button.
+  await log.evaluate((el) => (el.scrollTop = 0));
+  await expect(newMessages).toBeVisible();
+  const sidebar = await sessionsPanel(page);
+  await sidebar.getByRole('button', { name: 'New conversation' }).click();
+  await page
+    .getByRole('dialog', { name: 'New conversation' })
+    .getByRole('button', { name: 'Create' })
+    .click();
+  await expect(log.getByText('Start talking to Alma')).toBeVisible();
+  await expect(newMessages).toBeHidden();
+  await shot(page, 'chat-screen-new-session-no-stale-button');
+});

@@ -1,20 +1,62 @@
-import { expect, test, type Page } from '@playwright/test';
-import { registerViaApi, shot, signInBrowser } from './support.ts';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
 
 /**
  * Voice notes (spec §2 Input, §4 Recording, Voice note; SPEC.md C-10, V-1, V-3): Chromium's fake
  * microphone (playwright.config.ts) records a tone; the timer runs; stop shows the preview with
  * its waveform (wavesurfer.js), which plays; send shows the placeholder and then — a tone holds no
- * words for pocketsphinx and headless Chromium has no speech recognition — the clear
- * "Transcription Error", never an invented transcript. With the socket blocked, a note goes over
- * `POST /message-audio` and its reply appears.
+ * words for pocketsphinx — the clear "Transcription Error", never an invented transcript. In
+ * Spanish, which this server cannot transcribe, the UI says before recording who will (the
+ * browser, whose audio goes to its vendor) or that nobody can, and a note nobody could
+ * transcribe is kept, playable. With the socket blocked, a note goes over `POST /message-audio`.
  */
 
-async function openChat(page: Page, request: Parameters<typeof registerViaApi>[0]) {
+async function openChat(
+  page: Page,
+  request: Parameters<typeof registerViaApi>[0],
+  language?: 'es' | 'en',
+): Promise<ApiSession> {
   const session = await registerViaApi(request, { name: 'Robin' });
   await signInBrowser(page, session);
+  if (language) await page.evaluate((l) => localStorage.setItem('preferredLanguage', l), language);
   await page.goto('/chat');
   await expect(page.getByRole('button', { name: /Grabar nota de voz|Record voice note/ })).toBeEnabled();
+  return session;
+}
+
+/** What the server says it transcribes itself (`engines.transcription` of /health). */
+async function transcriber(request: APIRequestContext): Promise<string> {
+  const health = (await (await request.get('/health')).json()) as { engines: { transcription: string } };
+  return health.engines.transcription;
+}
+
+/**
+ * A stand-in for the browser's recogniser (Chrome's Web Speech API), which headless Chromium
+ * cannot run (it needs the vendor's service): it hears `transcript` in whatever the note says.
+ */
+async function fakeRecognition(page: Page, transcript: string): Promise<void> {
+  await page.addInitScript((text) => {
+    class FakeRecognition {
+      lang = '';
+      continuous = false;
+      interimResults = false;
+      onresult: ((e: { results: { transcript: string }[][] }) => void) | null = null;
+      onerror: (() => void) | null = null;
+      start() {
+        setTimeout(() => this.onresult?.({ results: [[{ transcript: text }]] }), 200);
+      }
+      stop() {}
+    }
+    Object.assign(window, { webkitSpeechRecognition: FakeRecognition, SpeechRecognition: FakeRecognition });
+  }, transcript);
+}
+
+/** A browser with no speech recognition at all (Firefox). */
+async function noRecognition(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    for (const name of ['SpeechRecognition', 'webkitSpeechRecognition'])
+      Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
+  });
 }
 
 async function record(page: Page) {
@@ -36,19 +78,80 @@ test('record, preview and send a voice note: a tone gives the clear error, no in
   page,
   request,
 }) => {
-  await openChat(page, request);
+  // English: the server transcribes it itself when it has pocketsphinx (or a provider), so the
+  // browser's recogniser stays off and no audio goes elsewhere.
+  test.skip((await transcriber(request)) === 'hint', 'this server transcribes no language by itself');
+  await openChat(page, request, 'en');
+  await expect(page.getByTestId('voice-note-notice')).toHaveCount(0);
   await record(page);
-  await page.getByRole('button', { name: /Enviar nota de voz|Send voice note/ }).click();
+  await page.getByRole('button', { name: 'Send voice note' }).click();
   const alert = page.getByRole('alert').filter({ hasText: /transcri/i });
   await expect(alert).toBeVisible({ timeout: 20_000 });
   await expect(alert).toContainText('Transcription Error');
-  // Without pocketsphinx (or in Spanish): no transcriber; with it: nothing recognised in a tone.
-  await expect(alert).toContainText(/no está configurada|not configured|nota de voz|voice note/);
-  await expect(alert.getByRole('button', { name: /Reintentar|Retry/ })).toBeVisible();
+  // A tone holds no words: nothing recognised, never an invented text.
+  await expect(alert).toContainText(/voice note/);
+  await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
   // Nothing stored, nothing invented: no user message nor reply remains.
   await expect(page.locator('.bubble--user')).toHaveCount(0);
   await expect(page.locator('.bubble--bot')).toHaveCount(0);
   await shot(page, 'voice-note-error');
+});
+
+test('in Spanish with nothing to transcribe it: said before recording, and the note is kept playable', async ({
+  page,
+  request,
+}) => {
+  test.skip((await transcriber(request)) === 'openai', 'this server transcribes Spanish itself');
+  await noRecognition(page);
+  await openChat(page, request, 'es');
+  // Before recording: the notice, which also describes the record button.
+  const notice = page.getByTestId('voice-note-notice');
+  await expect(notice).toHaveText(
+    'Este servidor no puede transcribir notas de voz en español: se guardan para que las escuches, pero Alma no las entenderá. Escríbele para que te responda.',
+  );
+  await expect(page.getByRole('button', { name: 'Grabar nota de voz' })).toHaveAccessibleDescription(
+    /no puede transcribir notas de voz en español/,
+  );
+  await shot(page, 'voice-note-notice-none');
+  await record(page);
+  await page.getByRole('button', { name: 'Enviar nota de voz' }).click();
+  // Not lost behind an error: the note stays, says what happened, and plays.
+  const kept = page.locator('.bubble--user[data-voice-note="kept"]');
+  await expect(kept).toContainText('Nota de voz sin transcribir', { timeout: 20_000 });
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await kept.getByRole('button', { name: 'Reproducir tu nota de voz' }).click();
+  await expect(kept.getByRole('button', { name: 'Detener tu nota de voz' })).toBeVisible();
+  await shot(page, 'voice-note-kept');
+});
+
+test('in Spanish the browser transcribes the note, as said before recording; it plays from the history', async ({
+  page,
+  request,
+}) => {
+  test.slow(); // records, then the server decodes, stores and writes the whole reply
+  test.skip((await transcriber(request)) === 'openai', 'this server transcribes Spanish itself');
+  await fakeRecognition(page, 'hola desde el navegador');
+  await openChat(page, request, 'es');
+  await expect(page.getByTestId('voice-note-notice')).toHaveText(
+    'Tu navegador transcribe las notas de voz: en Chrome y Edge el audio se envía al servicio de voz de Google o Microsoft.',
+  );
+  await shot(page, 'voice-note-notice-browser');
+  await record(page);
+  await page.getByRole('button', { name: 'Enviar nota de voz' }).click();
+  const note = page.locator('.bubble--user').filter({ hasText: 'hola desde el navegador' });
+  await expect(note).toBeVisible({ timeout: 30_000 });
+  await expect(note).toContainText('Transcrita por tu navegador');
+  // The user's own note plays, like a reply's audio (its stored file, SPEC.md V-4).
+  const play = note.getByRole('button', { name: 'Reproducir tu nota de voz' });
+  await expect(play).toBeEnabled({ timeout: 20_000 });
+  await expect(page.locator('.bubble--bot').last()).not.toBeEmpty({ timeout: 30_000 });
+  await shot(page, 'voice-note-browser-transcribed');
+
+  // From the history too, after a reload.
+  await page.reload();
+  const again = page.locator('.bubble--user').filter({ hasText: 'hola desde el navegador' });
+  await again.getByRole('button', { name: 'Reproducir tu nota de voz' }).click();
+  await expect(again.getByRole('button', { name: 'Detener tu nota de voz' })).toBeVisible();
 });
 
 test('a recorded voice note can be deleted', async ({ page, request }) => {
@@ -128,35 +231,22 @@ test('with the socket blocked, the note goes over POST /message-audio and the re
   request,
 }) => {
   test.slow(); // records, then the server decodes, transcribes and writes the whole reply
+  test.skip((await transcriber(request)) === 'openai', 'the provider would hear only a tone');
   // No socket at all: every socket.io request fails, as behind a proxy that drops websockets.
   await page.route('**/socket.io/**', (route) => route.abort());
-  // The browser's recogniser offers a transcript (the hint, SPEC.md V-3): headless Chromium has
-  // none, so a stand-in answers what a person said; the tone itself carries no words.
-  await page.addInitScript(() => {
-    class FakeRecognition {
-      lang = '';
-      continuous = false;
-      interimResults = false;
-      onresult: ((e: { results: { transcript: string }[][] }) => void) | null = null;
-      onerror: (() => void) | null = null;
-      start() {
-        setTimeout(() => this.onresult?.({ results: [[{ transcript: 'hello over rest' }]] }), 200);
-      }
-      stop() {}
-    }
-    Object.assign(window, { webkitSpeechRecognition: FakeRecognition, SpeechRecognition: FakeRecognition });
-  });
-  await openChat(page, request);
+  // Spanish: the server takes the browser's transcript (the hint, SPEC.md V-3).
+  await fakeRecognition(page, 'hola por rest');
+  await openChat(page, request, 'es');
   await record(page);
   const posted = page.waitForRequest(
     (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/message-audio',
   );
-  await page.getByRole('button', { name: /Enviar nota de voz|Send voice note/ }).click();
+  await page.getByRole('button', { name: 'Enviar nota de voz' }).click();
   const req = await posted;
   expect(req.headers()['content-type']).toMatch(/^multipart\/form-data/);
   const res = await req.response();
   expect(res?.status(), await res?.text()).toBe(200);
-  await expect(page.locator('.bubble--user').filter({ hasText: 'hello over rest' })).toBeVisible({
+  await expect(page.locator('.bubble--user').filter({ hasText: 'hola por rest' })).toBeVisible({
     timeout: 30_000,
   });
   await expect(page.locator('.bubble--bot').last()).not.toBeEmpty({ timeout: 30_000 });

@@ -2,6 +2,31 @@ import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
 import { i18n } from '../lib/i18n.ts';
 
+/** The signed-in screens (spec §2): onboarding, then chat and dashboard once it is finished. */
+const signedIn: RouteObject[] = [
+  {
+    path: '/onboarding',
+    lazy: async () => ({
+      Component: (await import('./onboarding-route.tsx')).OnboardingRoute,
+    }),
+  },
+  {
+    lazy: async () => ({ Component: (await import('./guards.tsx')).RequireOnboarding }),
+    children: [
+      {
+        path: '/chat',
+        lazy: async () => ({ Component: (await import('./chat-route.tsx')).ChatRoute }),
+      },
+      {
+        path: '/dashboard',
+        lazy: async () => ({
+          Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage,
+        }),
+      },
+    ],
+  },
+];
+
 /**
  * The route table of spec §2. Screens load on demand (each feature is its own chunk), so the
  * landing page does not pay for the chat's socket client or the dashboard.
@@ -54,25 +79,11 @@ const screens: RouteObject[] = [
     lazy: async () => ({ Component: (await import('./guards.tsx')).RequireAuth }),
     children: [
       {
-        path: '/onboarding',
+        // One socket for every signed-in screen (lib/realtime.ts); loaded with the first of them.
         lazy: async () => ({
-          Component: (await import('./onboarding-route.tsx')).OnboardingRoute,
+          Component: (await import('./realtime-provider.tsx')).RealtimeProvider,
         }),
-      },
-      {
-        lazy: async () => ({ Component: (await import('./guards.tsx')).RequireOnboarding }),
-        children: [
-          {
-            path: '/chat',
-            lazy: async () => ({ Component: (await import('./chat-route.tsx')).ChatRoute }),
-          },
-          {
-            path: '/dashboard',
-            lazy: async () => ({
-              Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage,
-            }),
-          },
-        ],
+        children: signedIn,
       },
     ],
   },

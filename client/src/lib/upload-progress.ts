@@ -1,35 +1,20 @@
-import type { ServerPayload, ServerEvent } from '@alma/protocol';
+import { ServerEvent, type ServerPayload } from '@alma/protocol';
+import { isRealtimeConnected, onServerEvent } from './realtime.ts';
 
 /**
- * `upload:progress` events, from the one chat socket (features/chat/hooks/use-chat-socket.ts)
- * to any upload watching that id, and whether that socket is up: an upload polls the status
- * only while it is down (spec §4). A plain listener registry: nothing renders from it directly.
+ * `upload:progress` for one upload (avatar or voice), from the app's one socket (lib/realtime.ts,
+ * connected on every signed-in screen, onboarding included), and whether that socket is up: an
+ * upload polls its status only while it is down (spec §4).
  */
 export type UploadProgressEvent = ServerPayload<typeof ServerEvent.uploadProgress>;
-
-const listeners = new Map<string, Set<(event: UploadProgressEvent) => void>>();
-let live = false;
-
-export function publishUploadProgress(event: UploadProgressEvent): void {
-  for (const listener of listeners.get(event.id) ?? []) listener(event);
-}
 
 export function subscribeUploadProgress(
   id: string,
   listener: (event: UploadProgressEvent) => void,
 ): () => void {
-  const set = listeners.get(id) ?? new Set();
-  set.add(listener);
-  listeners.set(id, set);
-  return () => {
-    set.delete(listener);
-    if (set.size === 0) listeners.delete(id);
-  };
+  return onServerEvent(ServerEvent.uploadProgress, (event) => {
+    if (event.id === id) listener(event);
+  });
 }
 
-/** Set by the socket's owner on connect and disconnect. */
-export function setUploadProgressLive(connected: boolean): void {
-  live = connected;
-}
-
-export const uploadProgressLive = (): boolean => live;
+export const uploadProgressLive = (): boolean => isRealtimeConnected();

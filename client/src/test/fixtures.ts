@@ -1,4 +1,4 @@
-import type { Message, User } from '@alma/protocol';
+import type { ChatReply, Message, User } from '@alma/protocol';
 
 /** Test data shared by the client's unit tests. */
 
@@ -36,6 +36,35 @@ export function testMessage(overrides: Partial<Message> = {}): Message {
     userLanguage: 'es',
     personality: 'default',
     audioUrl: null,
+    isComplete: true,
+    ...overrides,
+  };
+}
+
+/** The whole reply `POST /message` answers (spec §7): by default "¡Hola! ¿Qué tal?" in s-new. */
+export function testChatReply(overrides: Partial<ChatReply> = {}): ChatReply {
+  const sessionId = overrides.sessionId ?? 's-new';
+  return {
+    reply: '¡Hola! ¿Qué tal?',
+    emotion: 'happy',
+    emotionalState: { emotion: 'happy', intensity: 0.6, mood: 'warm' },
+    animationIntent: { shouldAnimate: false, gesture: null, emotion: 'happy', context: { duration: 3000 } },
+    language: 'es',
+    userLanguage: 'es',
+    audioUrl: null,
+    emotionAnalysis: { emotion: 'happy', intensity: 0.6, confidence: 0.8 },
+    personality: 'default',
+    sessionContext: {
+      sessionId,
+      summary: '',
+      topics: [],
+      entities: { names: [] },
+      keyPoints: [],
+      dominantEmotion: null,
+    },
+    sessionId,
+    messageId: 'm-bot',
+    userMessageId: 'm-user',
     isComplete: true,
     ...overrides,
   };

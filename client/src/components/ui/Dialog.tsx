@@ -15,7 +15,10 @@ interface DialogProps {
   className?: string;
 }
 
-/** A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards. */
+/**
+ * A modal dialog: Escape and the backdrop close it, focus stays inside and returns afterwards, and
+ * the page behind does not scroll while it is open.
+ */
 export function Dialog({ title, onClose, children, actions, onSubmit, className }: DialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -23,11 +26,16 @@ export function Dialog({ title, onClose, children, actions, onSubmit, className 
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
     const first =
       panel.current?.querySelector<HTMLElement>('input, textarea, select') ??
       panel.current?.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
-    return () => previous?.focus();
+    return () => {
+      document.body.style.overflow = overflow;
+      previous?.focus();
+    };
   }, []);
 
   function onKeyDown(event: KeyboardEvent) {

@@ -5,7 +5,6 @@ import { ErrorBoundary } from '../../components/ui/ErrorBoundary.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { Toaster } from '../../components/ui/Toaster.tsx';
-import { VoiceSelector } from '../../components/voice-selector/VoiceSelector.tsx';
 import { logout } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { installAudioUnlock, stopSpeech } from './audio/speech.ts';
@@ -18,17 +17,19 @@ import { MessageList } from './components/MessageList.tsx';
 import type { OptionsAction } from './components/OptionsMenu.tsx';
 import { SessionDialogs, type SessionDialogState } from './components/SessionDialogs.tsx';
 import { SessionsSidebar } from './components/SessionsSidebar.tsx';
+import { useChatEvents } from './hooks/use-chat-events.ts';
 import { useChatOverlay } from './hooks/use-chat-overlay.ts';
-import { useChatSocket } from './hooks/use-chat-socket.ts';
-import { useServerHealth } from './hooks/use-server-health.ts';
-import { useChat } from './store.ts';
+import { useConversation } from './store/conversation.ts';
+import { useSessions } from './store/sessions.ts';
 
-/** What app/ composes into the chat from the avatar feature (features never import each other). */
+/** What app/ composes into the chat from the avatar and voice features (features never import each other). */
 export interface ChatPageSlots {
   /** The 3D avatar of the stage. */
   renderAvatar?: (drive: StageAvatarDrive) => ReactNode;
   /** The avatar selector modal (spec §2). */
   renderAvatarPicker?: (onClose: () => void) => ReactNode;
+  /** The voice selector modal (spec §2), for the open session. */
+  renderVoicePicker?: (onClose: () => void, sessionId: string | null) => ReactNode;
   /** A custom avatar's own name, for the stage's caption (system avatars are named by id). */
   avatarName?: string | null;
 }
@@ -42,7 +43,7 @@ export function ChatPage(slots: ChatPageSlots) {
   );
 }
 
-function ChatScreen({ renderAvatar, renderAvatarPicker, avatarName }: ChatPageSlots) {
+function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avatarName }: ChatPageSlots) {
   const { t } = useTranslation();
   useDocumentTitle(t('chat.pageTitle'));
   const navigate = useNavigate();
@@ -51,21 +52,22 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, avatarName }: ChatPageSl
   const [picker, setPicker] = useState<'avatar' | 'voice' | null>(null);
   const overlay = useChatOverlay();
   const openChatButton = useRef<HTMLDivElement>(null);
-  const activeSession = useChat((s) => s.sessions.find((x) => x.sessionId === s.activeSessionId) ?? null);
-  const hasActive = useChat((s) => s.activeSessionId !== null);
-  const contextEmotion = useChat((s) => s.context?.dominantEmotion ?? null);
+  const activeId = useConversation((s) => s.activeSessionId);
+  const activeSession = useSessions((s) => s.sessions.find((x) => x.sessionId === activeId) ?? null);
+  const hasActive = activeId !== null;
+  const contextEmotion = useConversation((s) => s.context?.dominantEmotion ?? null);
   const dominant = activeSession?.dominantEmotion ?? contextEmotion;
 
-  useServerHealth();
-  useChatSocket();
+  useChatEvents();
 
   useEffect(() => {
-    void useChat.getState().loadSessions();
+    void useSessions.getState().load();
     const removeUnlock = installAudioUnlock();
     return () => {
       removeUnlock();
       stopSpeech();
-      useChat.getState().reset();
+      useConversation.getState().reset();
+      useSessions.getState().reset();
     };
   }, []);
 
@@ -170,9 +172,7 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, avatarName }: ChatPageSl
       </div>
       <SessionDialogs state={dialog} onClose={() => setDialog(null)} />
       {picker === 'avatar' && renderAvatarPicker ? renderAvatarPicker(() => setPicker(null)) : null}
-      {picker === 'voice' ? (
-        <VoiceSelector sessionId={activeSession?.sessionId ?? null} onClose={() => setPicker(null)} />
-      ) : null}
+      {picker === 'voice' && renderVoicePicker ? renderVoicePicker(() => setPicker(null), activeId) : null}
       <Toaster />
     </div>
   );

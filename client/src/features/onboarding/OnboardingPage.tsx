@@ -13,7 +13,7 @@ import { useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
 import { ChoiceStep } from './ChoiceStep.tsx';
-import { VoiceStep } from './VoiceStep.tsx';
+import { VoiceStep, type RenderVoicePicker } from './VoiceStep.tsx';
 
 const STEPS = ['avatar', 'voice', 'finish'] as const;
 
@@ -32,9 +32,16 @@ interface OnboardingState {
 /**
  * Onboarding (spec §2): avatar → voice → finish. Advancing needs an avatar, finishing needs a
  * voice; completion is stored per user and leads to /chat. The avatar step shows the embedded
- * avatar selector with a live 3D preview when app/ provides it, else a plain grid.
+ * avatar selector with a live 3D preview when app/ provides it, else a plain grid; the voice step
+ * shows the voice feature's embedded picker, composed in by app/ the same way.
  */
-export function OnboardingPage({ renderAvatarPicker }: { renderAvatarPicker?: RenderAvatarPicker }) {
+export function OnboardingPage({
+  renderAvatarPicker,
+  renderVoicePicker,
+}: {
+  renderAvatarPicker?: RenderAvatarPicker;
+  renderVoicePicker?: RenderVoicePicker;
+}) {
   const { t } = useTranslation();
   useDocumentTitle(t('onboarding.title'));
   const navigate = useNavigate();
@@ -153,7 +160,14 @@ export function OnboardingPage({ renderAvatarPicker }: { renderAvatarPicker?: Re
             />
           ) : null}
 
-          {step === 1 ? <VoiceStep headingRef={headingRef} value={voice} onChange={chooseVoice} /> : null}
+          {step === 1 ? (
+            <VoiceStep
+              headingRef={headingRef}
+              value={voice}
+              onChange={chooseVoice}
+              renderPicker={renderVoicePicker}
+            />
+          ) : null}
 
           {step === 2 ? (
             <div className="onboarding__finish">

@@ -9,16 +9,30 @@ import { audioButtonReducer, audioFileName } from '../audio/audio-button.ts';
 import { stopSpeech } from '../audio/speech.ts';
 
 /**
- * Spec §4 "Bot audio button": plays the reply's stored file. Its state comes from the existence
- * check (SPEC.md S-5); a missing file shows the spec's "removed by automatic cleanup" alert.
+ * Spec §4 "Bot audio button": plays a message's stored file — a reply's speech, or the user's own
+ * voice note (SPEC.md V-4). Its state comes from the existence check (SPEC.md S-5); a missing file
+ * shows the spec's "removed by automatic cleanup" alert. A note the server did not keep plays
+ * from the browser's own copy (`local`: an object URL, nothing to check).
  */
-export function AudioButton({ audioUrl }: { audioUrl: string }) {
+export function AudioButton({
+  audioUrl,
+  kind = 'reply',
+  local = false,
+}: {
+  audioUrl: string;
+  kind?: 'reply' | 'note';
+  local?: boolean;
+}) {
   const { t } = useTranslation();
-  const filename = audioFileName(audioUrl);
+  const filename = local ? null : audioFileName(audioUrl);
   const [state, dispatch] = useReducer(audioButtonReducer, 'checking');
   const player = useRef<HTMLAudioElement | null>(null);
 
   useEffect(() => {
+    if (local) {
+      dispatch({ type: 'checked', exists: true });
+      return;
+    }
     if (!filename) {
       dispatch({ type: 'checkFailed' });
       return;
@@ -30,7 +44,7 @@ export function AudioButton({ audioUrl }: { audioUrl: string }) {
     return () => {
       live = false;
     };
-  }, [filename]);
+  }, [filename, local]);
 
   // The file is attached on the first play; `load()` restarts it from the beginning.
   const [armed, setArmed] = useState(false);
@@ -76,9 +90,9 @@ export function AudioButton({ audioUrl }: { audioUrl: string }) {
     state === 'checking'
       ? t('chat.audio.checking')
       : state === 'playing'
-        ? t('chat.audio.stop')
+        ? t(kind === 'note' ? 'voiceNote.stopNote' : 'chat.audio.stop')
         : state === 'available'
-          ? t('chat.audio.play')
+          ? t(kind === 'note' ? 'voiceNote.playNote' : 'chat.audio.play')
           : unavailableText;
 
   return (

@@ -10,7 +10,7 @@ import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
 import { speechQueue, useSpeech } from '../audio/speech.ts';
 import { requestRecordingToggle, useRecordingStatus } from '../recording/remote.ts';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
 
 interface Props {
   /** Narrow screens with the chat overlay closed show the "open chat" button. */
@@ -58,14 +58,14 @@ export function AvatarStage({
   const { t } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const { avatar } = usePreferencesOf(userId);
-  const emotion = useChat((s) => s.emotion);
-  const pending = useChat((s) => s.pending !== null);
-  const writing = useChat((s) => s.messages.some((m) => m.streaming));
+  const emotion = useConversation((s) => s.emotion);
+  const pending = useConversation((s) => s.pending !== null);
+  const writing = useConversation((s) => s.messages.some((m) => m.streaming));
   const talking = useSpeech((s) => s.speakingReplyId !== null);
   const speaking = writing || talking;
   const muted = useSpeech((s) => s.muted);
   const toggleMuted = useSpeech((s) => s.toggleMuted);
-  const intent = useChat((s) => s.intent);
+  const intent = useConversation((s) => s.intent);
   const recording = useRecordingStatus((s) => s.status);
   const known = findAvatar(avatar);
   const name = avatarName

@@ -3,7 +3,9 @@ import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { IconButton } from '../../../components/ui/IconButton.tsx';
 import { Logo } from '../../../components/ui/Logo.tsx';
-import { connectionStatus, useChat } from '../store.ts';
+import { selectConnectionStatus, useConnection } from '../../../lib/realtime.ts';
+import { useConversation } from '../store/conversation.ts';
+import { useSessions } from '../store/sessions.ts';
 import { OptionsMenu, type OptionsAction } from './OptionsMenu.tsx';
 import { PersonalityMenu } from './PersonalityMenu.tsx';
 
@@ -23,8 +25,8 @@ interface Props {
  */
 export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption, onOpenChat }: Props) {
   const { t } = useTranslation();
-  const hasSession = useChat((s) => s.activeSessionId !== null);
-  const status = useChat(connectionStatus);
+  const hasSession = useConversation((s) => s.activeSessionId !== null);
+  const status = useConnection(selectConnectionStatus);
   const statusText = t(`chat.status.${status}`);
 
   return (
@@ -63,7 +65,7 @@ export function ChatHeader({ sidebarOpen, onToggleSidebar, onLogout, onOption, o
           icon="close"
           label={t('avatar.topbar.closeSession')}
           disabled={!hasSession}
-          onClick={() => void useChat.getState().selectSession(null)}
+          onClick={() => void useSessions.getState().select(null)}
         />
         <Link
           to="/dashboard"

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../../../lib/i18n.ts';
-import { useChat } from '../store.ts';
+import { useConnection } from '../../../lib/realtime.ts';
+import { useConversation as useChat } from '../store/conversation.ts';
 import { Composer } from './Composer.tsx';
 
 // `send` is replaced by a spy: this tests the input's keyboard and disabled rules (spec §2, §5).
@@ -21,7 +22,8 @@ beforeEach(async () => {
   await i18n.changeLanguage('es');
   send.mockClear();
   useChat.getState().reset();
-  useChat.setState({ health: 'online', socketState: 'connected', send });
+  useChat.setState({ send });
+  useConnection.setState({ health: 'online', socketState: 'connected' });
 });
 
 afterEach(cleanup);
@@ -69,7 +71,7 @@ describe('Composer', () => {
   });
 
   it('offline disables the input and shows the offline placeholder', () => {
-    useChat.setState({ health: 'offline', socketState: 'disconnected' });
+    useConnection.setState({ health: 'offline', socketState: 'disconnected' });
     const box = renderComposer();
     if (!(box instanceof HTMLTextAreaElement)) throw new Error('not a textarea');
     expect(box.disabled).toBe(true);

@@ -2,8 +2,10 @@ import { useId, useLayoutEffect, useRef, useState, type FormEvent, type Keyboard
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_MAX_LENGTH } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { VoiceNoteNotice } from '../recording/VoiceNoteNotice.tsx';
 import { VoiceRecorder } from '../recording/VoiceRecorder.tsx';
-import { connectionStatus, useChat } from '../store.ts';
+import { selectConnectionStatus, useConnection } from '../../../lib/realtime.ts';
+import { useConversation } from '../store/conversation.ts';
 
 const MAX_HEIGHT_PX = 160;
 
@@ -15,13 +17,14 @@ export function Composer() {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [voiceActive, setVoiceActive] = useState(false);
-  const send = useChat((s) => s.send);
+  const send = useConversation((s) => s.send);
   // A reply being written (acknowledged) can be interrupted by a new send (barge-in, SPEC.md S-2).
-  const pending = useChat((s) => s.pending !== null && s.pending.replyId === null);
-  const offline = useChat((s) => connectionStatus(s) === 'offline');
+  const pending = useConversation((s) => s.pending !== null && s.pending.replyId === null);
+  const offline = useConnection((s) => selectConnectionStatus(s) === 'offline');
   const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const inputId = useId();
+  const noticeId = useId();
 
   const empty = text.trim().length === 0;
 
@@ -80,7 +83,7 @@ export function Composer() {
         aria-describedby={hintId}
         maxLength={MESSAGE_MAX_LENGTH}
       />
-      <VoiceRecorder disabled={offline} onActiveChange={setVoiceActive} />
+      <VoiceRecorder disabled={offline} onActiveChange={setVoiceActive} noticeId={noticeId} />
       <button
         type="submit"
         hidden={voiceActive}
@@ -94,6 +97,7 @@ export function Composer() {
       <p id={hintId} className="composer__hint">
         {t('chat.inputHint')}
       </p>
+      <VoiceNoteNotice id={noticeId} />
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { contextView } from '../logic.ts';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
 
 /**
  * The session-context strip and, under it, the collapsible conversation-context panel of spec §2:
@@ -11,7 +11,7 @@ import { useChat } from '../store.ts';
  */
 export function ContextStrip() {
   const { t } = useTranslation();
-  const context = useChat((s) => s.context);
+  const context = useConversation((s) => s.context);
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const view = contextView(context);

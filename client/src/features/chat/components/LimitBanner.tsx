@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
+import { useConnection } from '../../../lib/realtime.ts';
 
 /** Shown on `limit:reached` or a 429 (spec §2): the message, a way to the dashboard, and close. */
 export function LimitBanner() {
   const { t } = useTranslation();
-  const limit = useChat((s) => s.limit);
-  const dismiss = useChat((s) => s.dismissLimit);
+  const limit = useConversation((s) => s.limit);
+  const dismiss = useConversation((s) => s.dismissLimit);
   if (!limit) return null;
   return (
     <div className="banner banner--warning" role="alert">
@@ -28,7 +29,7 @@ export function LimitBanner() {
 
 export function ProtocolBanner() {
   const { t } = useTranslation();
-  const mismatch = useChat((s) => s.protocolMismatch);
+  const mismatch = useConnection((s) => s.protocolMismatch);
   if (!mismatch) return null;
   return (
     <div className="banner banner--info" role="alert">

@@ -2,10 +2,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
-import type { LocalMessage } from '../events.ts';
-import { AudioButton } from './AudioButton.tsx';
 import { isAwayFromBottom, keptScrollTop, shouldLoadOlder } from '../logic.ts';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
+import { MessageBubble } from './MessageBubble.tsx';
 
 /**
  * The conversation as a log. Scrolling within 60 px of the top loads the previous page (keeping
@@ -13,36 +12,48 @@ import { useChat } from '../store.ts';
  */
 export function MessageList() {
   const { t } = useTranslation();
-  const messages = useChat((s) => s.messages);
-  const typing = useChat((s) => s.typing);
-  const pending = useChat((s) => s.pending);
-  const loadingHistory = useChat((s) => s.loadingHistory);
-  const hasMore = useChat((s) => s.hasMore);
-  const historyPage = useChat((s) => s.historyPage);
-  const loadOlder = useChat((s) => s.loadOlder);
-  const activeSessionId = useChat((s) => s.activeSessionId);
+  const messages = useConversation((s) => s.messages);
+  const typing = useConversation((s) => s.typing);
+  const pending = useConversation((s) => s.pending);
+  const loadingHistory = useConversation((s) => s.loadingHistory);
+  const hasMore = useConversation((s) => s.hasMore);
+  const historyPage = useConversation((s) => s.historyPage);
+  const loadOlder = useConversation((s) => s.loadOlder);
+  const activeSessionId = useConversation((s) => s.activeSessionId);
 
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   /** Where the reader was when an older page was asked for; the view is restored from it. */
   const anchor = useRef<{ scrollHeight: number; scrollTop: number } | null>(null);
-  const [awayFromBottom, setAwayFromBottom] = useState(false);
+  /** The session whose reader scrolled up from the bottom: another session starts with none. */
+  const [awayIn, setAwayIn] = useState<string | null | undefined>(undefined);
+  const awayFromBottom = awayIn === activeSessionId;
 
   const streaming = messages.some((m) => m.streaming && m.content);
-  const showTyping = (typing || pending !== null) && !streaming;
+  // The dots show from the send until the companion says it stopped writing (`chat:typing` false)
+  // or its text arrives; before the ack there is nothing else to show.
+  const showTyping = (typing || (pending !== null && pending.replyId === null)) && !streaming;
+  const lastId = messages.at(-1)?.id;
+  const ownSend = messages.at(-1)?.sending === true;
 
   const scrollToBottom = useCallback((smooth = false) => {
     const el = scroller.current;
     if (!el) return;
     el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
     stick.current = true;
-    setAwayFromBottom(false);
+    setAwayIn(undefined);
   }, []);
 
-  // A new session starts at the bottom.
+  // A new session starts at the bottom, with nothing "new" below.
   useEffect(() => {
     stick.current = true;
+    anchor.current = null;
   }, [activeSessionId]);
+
+  // Sending brings the reader to their message, wherever they had scrolled to.
+  useLayoutEffect(() => {
+    if (ownSend) scrollToBottom();
+  }, [lastId, ownSend, scrollToBottom]);
 
   // After content changes: keep the view still when older messages were prepended, else follow the
   // bottom if the reader was there.
@@ -64,7 +75,7 @@ export function MessageList() {
     if (!el) return;
     const away = isAwayFromBottom(el);
     stick.current = !away;
-    setAwayFromBottom(away);
+    setAwayIn(away ? activeSessionId : undefined);
     if (anchor.current) {
       // Still loading: follow the reader, so the restored view is where they are now.
       anchor.current = { scrollHeight: el.scrollHeight, scrollTop: el.scrollTop };
@@ -127,75 +138,5 @@ export function MessageList() {
         </button>
       ) : null}
     </div>
-  );
-}
-
-function MessageBubble({ message: m }: { message: LocalMessage }) {
-  const { t, i18n } = useTranslation();
-  const retry = useChat((s) => s.retry);
-  const pending = useChat((s) => s.pending);
-  const text = m.contentKey
-    ? t(m.contentKey, {
-        ...m.contentParams,
-        personality: m.contentParams?.personality
-          ? t(`personalities.${m.contentParams.personality as 'default'}`)
-          : undefined,
-      })
-    : m.content || (m.type === 'error' ? t('chat.sendError') : '');
-  const who = m.voiceError
-    ? t('voiceNote.transcriptionError')
-    : m.type === 'user'
-      ? t('chat.you')
-      : m.type === 'bot'
-        ? t('chat.companion')
-        : m.type === 'error'
-          ? t('chat.error')
-          : t('chat.system');
-  const time = new Date(m.timestamp);
-  const timeText = Number.isNaN(time.getTime())
-    ? ''
-    : time.toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
-
-  return (
-    <article
-      className={`bubble bubble--${m.type} ${m.streaming ? 'bubble--streaming' : ''} ${m.sending ? 'bubble--sending' : ''}`}
-      aria-busy={m.streaming ? true : undefined}
-      aria-label={m.streaming ? t('chat.replyArriving') : undefined}
-      role={m.type === 'error' ? 'alert' : undefined}
-    >
-      <header className="bubble__meta">
-        <span className="bubble__who">{who}</span>
-        {m.emotion && m.type === 'bot' ? (
-          <span className="bubble__emotion">{t(`emotions.${m.emotion}`)}</span>
-        ) : null}
-        {timeText ? <time dateTime={m.timestamp}>{timeText}</time> : null}
-        {m.sending ? <span className="bubble__state">{t('chat.sending')}</span> : null}
-      </header>
-      <p className="bubble__text">
-        {text}
-        {m.streaming ? <span className="caret" aria-hidden="true" /> : null}
-      </p>
-      {m.voiceNote && m.sending ? (
-        <p className="bubble__note" data-testid="voice-progress">
-          {t('voiceNote.transcribing', { progress: m.voiceNote.progress })}
-          <progress className="bubble__progress" max={100} value={m.voiceNote.progress} />
-        </p>
-      ) : null}
-      {m.type === 'bot' && m.audioUrl && !m.streaming ? <AudioButton audioUrl={m.audioUrl} /> : null}
-      {m.isComplete === false && m.type === 'bot' && !m.streaming ? (
-        <p className="bubble__note">{t('chat.incomplete')}</p>
-      ) : null}
-      {m.retry ? (
-        <button
-          type="button"
-          className="button button--small button--ghost"
-          onClick={() => void retry(m.id)}
-          disabled={pending !== null}
-        >
-          <Icon name="refresh" size={16} />
-          {t('chat.retry')}
-        </button>
-      ) : null}
-    </article>
   );
 }

@@ -4,7 +4,7 @@ import { PERSONALITIES, type Personality } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Popover } from '../../../components/ui/Popover.tsx';
 import { matchesSearch } from '../logic.ts';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
 
 /**
  * The personality badge and its menu (spec §2, §4): search the four personalities, pick one, then
@@ -12,7 +12,7 @@ import { useChat } from '../store.ts';
  */
 export function PersonalityMenu() {
   const { t } = useTranslation();
-  const personality = useChat((s) => s.personality);
+  const personality = useConversation((s) => s.personality);
   const name = t(`personalities.${personality}`);
   return (
     <Popover
@@ -34,10 +34,10 @@ export function PersonalityMenu() {
 
 function PersonalityPanel({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
-  const current = useChat((s) => s.personality);
-  const infos = useChat((s) => s.personalities);
-  const load = useChat((s) => s.loadPersonalities);
-  const change = useChat((s) => s.changePersonality);
+  const current = useConversation((s) => s.personality);
+  const infos = useConversation((s) => s.personalities);
+  const load = useConversation((s) => s.loadPersonalities);
+  const change = useConversation((s) => s.changePersonality);
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Personality | null>(null);
   const searchId = useId();

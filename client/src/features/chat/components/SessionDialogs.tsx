@@ -4,7 +4,7 @@ import { SESSION_TITLE_MAX_LENGTH, type ChatSession } from '@alma/protocol';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
-import { useChat } from '../store.ts';
+import { useSessions } from '../store/sessions.ts';
 
 export type SessionDialogState =
   | { kind: 'new' }
@@ -36,7 +36,7 @@ export function SessionDialogs({ state, onClose }: { state: SessionDialogState; 
 
 function NewSessionDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const create = useChat((s) => s.createSession);
+  const create = useSessions((s) => s.create);
   const [title, setTitle] = useState('');
   return (
     <Dialog
@@ -69,8 +69,8 @@ function NewSessionDialog({ onClose }: { onClose: () => void }) {
 
 function RenameDialog({ session, onClose }: { session: ChatSession; onClose: () => void }) {
   const { t } = useTranslation();
-  const rename = useChat((s) => s.renameSession);
-  const autoTitle = useChat((s) => s.autoTitle);
+  const rename = useSessions((s) => s.rename);
+  const autoTitle = useSessions((s) => s.autoTitle);
   const [title, setTitle] = useState(session.title ?? '');
   const [suggesting, setSuggesting] = useState(false);
   const empty = title.trim().length === 0;
@@ -123,7 +123,7 @@ function RenameDialog({ session, onClose }: { session: ChatSession; onClose: () 
 
 function DeleteDialog({ session, onClose }: { session: ChatSession; onClose: () => void }) {
   const { t } = useTranslation();
-  const remove = useChat((s) => s.deleteSession);
+  const remove = useSessions((s) => s.remove);
   return (
     <Dialog
       title={t('chat.dialogs.deleteTitle')}
@@ -153,7 +153,7 @@ function DeleteDialog({ session, onClose }: { session: ChatSession; onClose: () 
 
 function ExportDialog({ session, onClose }: { session: ChatSession; onClose: () => void }) {
   const { t } = useTranslation();
-  const exportSession = useChat((s) => s.exportSession);
+  const exportSession = useSessions((s) => s.exportSession);
   const [busy, setBusy] = useState(false);
   return (
     <Dialog
@@ -192,7 +192,7 @@ function ExportDialog({ session, onClose }: { session: ChatSession; onClose: () 
 
 function ClearHistoryDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const clear = useChat((s) => s.clearHistory);
+  const clear = useSessions((s) => s.clearHistory);
   return (
     <Dialog
       title={t('chat.dialogs.clearTitle')}

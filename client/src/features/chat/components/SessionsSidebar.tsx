@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { ChatSession } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { IconButton } from '../../../components/ui/IconButton.tsx';
-import { useChat } from '../store.ts';
+import { useSessions } from '../store/sessions.ts';
+import { useConversation } from '../store/conversation.ts';
 
 interface Props {
   open: boolean;
@@ -17,11 +18,11 @@ interface Props {
 /** Sessions list with new, refresh, rename, delete, export; a slide-in drawer at ≤1023 px (spec §2). */
 export function SessionsSidebar({ open, onClose, onNew, onRename, onDelete, onExport }: Props) {
   const { t, i18n } = useTranslation();
-  const sessions = useChat((s) => s.sessions);
-  const activeId = useChat((s) => s.activeSessionId);
-  const loaded = useChat((s) => s.sessionsLoaded);
-  const select = useChat((s) => s.selectSession);
-  const refresh = useChat((s) => s.refreshSessions);
+  const sessions = useSessions((s) => s.sessions);
+  const activeId = useConversation((s) => s.activeSessionId);
+  const loaded = useSessions((s) => s.loaded);
+  const select = useSessions((s) => s.select);
+  const refresh = useSessions((s) => s.refresh);
   const panel = useRef<HTMLElement>(null);
 
   useEffect(() => {

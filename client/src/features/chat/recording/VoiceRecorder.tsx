@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { useChat } from '../store.ts';
+import { useConversation } from '../store/conversation.ts';
 import { elapsedSeconds, isSwipeCancel } from './machine.ts';
+import { useNoteMode } from './note-mode.ts';
 import { RECORDING_TOGGLE_EVENT, useRecordingStatus, type RemoteRecording } from './remote.ts';
 import { useRecorder } from './use-recorder.ts';
 import { VoiceWaveform } from './VoiceWaveform.tsx';
@@ -16,16 +17,21 @@ import './recording.css';
 export function VoiceRecorder({
   disabled,
   onActiveChange,
+  noticeId,
 }: {
   disabled: boolean;
   onActiveChange: (active: boolean) => void;
+  /** The notice said before recording (VoiceNoteNotice), describing the record button. */
+  noticeId?: string;
 }) {
-  const { t, i18n } = useTranslation();
-  const sendVoiceNote = useChat((s) => s.sendVoiceNote);
-  const interrupt = useChat((s) => s.interrupt);
-  const busy = useChat((s) => s.pending !== null && s.pending.replyId === null);
+  const { t } = useTranslation();
+  const { mode, language } = useNoteMode();
+  const sendVoiceNote = useConversation((s) => s.sendVoiceNote);
+  const interrupt = useConversation((s) => s.interrupt);
+  const busy = useConversation((s) => s.pending !== null && s.pending.replyId === null);
   const { state, start, stop, cancel, discard, markSent } = useRecorder({
-    lang: i18n.language === 'en' ? 'en-US' : 'es-ES',
+    lang: language === 'en' ? 'en-US' : 'es-ES',
+    recognize: mode === 'browser',
     onStart: () => void interrupt(),
   });
   const [playing, setPlaying] = useState(false);
@@ -95,7 +101,12 @@ export function VoiceRecorder({
     const { blob, mimeType, durationMs, transcriptHint } = state.note;
     audio.current?.pause();
     markSent();
-    void sendVoiceNote({ audio: blob, mimeType, durationMs, ...(transcriptHint ? { transcriptHint } : {}) });
+    void sendVoiceNote({
+      audio: blob,
+      mimeType,
+      durationMs,
+      ...(transcriptHint ? { transcriptHint, transcriber: 'browser' as const } : {}),
+    });
   }
 
   if (state.status === 'recording' || state.status === 'requesting') {
@@ -197,6 +208,7 @@ export function VoiceRecorder({
         onClick={() => void start()}
         disabled={disabled}
         aria-label={t('voiceNote.record')}
+        aria-describedby={mode === 'server' ? undefined : noticeId}
         title={t('voiceNote.record')}
       >
         <Icon name="mic" />

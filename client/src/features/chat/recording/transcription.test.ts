@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ServerEvent } from '@alma/protocol';
-import { initialChatData, localMessageId, reduceServerEvent, type ChatData } from '../events.ts';
+import { initialConversation, reduceConversation, type ConversationData } from '../model/conversation.ts';
+import { localMessageId } from '../model/messages.ts';
 
 const cid = '11111111-1111-4111-8111-111111111111';
 
-function withPlaceholder(): ChatData {
+function withPlaceholder(): ConversationData {
   return {
-    ...initialChatData,
+    ...initialConversation,
     messages: [
       {
         id: localMessageId(cid),
@@ -24,12 +25,12 @@ function withPlaceholder(): ChatData {
 
 describe('chat:transcription (SPEC.md V-4)', () => {
   it('real progress replaces the simulated one and never goes back', () => {
-    const s1 = reduceServerEvent(withPlaceholder(), {
+    const s1 = reduceConversation(withPlaceholder(), {
       name: ServerEvent.chatTranscription,
       payload: { clientMessageId: cid, progress: 50 },
     });
     expect(s1.messages[0]?.voiceNote).toEqual({ progress: 50, real: true });
-    const s2 = reduceServerEvent(s1, {
+    const s2 = reduceConversation(s1, {
       name: ServerEvent.chatTranscription,
       payload: { clientMessageId: cid, progress: 10 },
     });
@@ -37,7 +38,7 @@ describe('chat:transcription (SPEC.md V-4)', () => {
   });
 
   it('the text at 100 becomes the message content', () => {
-    const s = reduceServerEvent(withPlaceholder(), {
+    const s = reduceConversation(withPlaceholder(), {
       name: ServerEvent.chatTranscription,
       payload: { clientMessageId: cid, progress: 100, text: 'hola' },
     });
@@ -50,7 +51,7 @@ describe('chat:transcription (SPEC.md V-4)', () => {
 
   it('progress for an unknown note changes nothing', () => {
     const state = withPlaceholder();
-    const s = reduceServerEvent(state, {
+    const s = reduceConversation(state, {
       name: ServerEvent.chatTranscription,
       payload: { clientMessageId: 'other', progress: 50 },
     });

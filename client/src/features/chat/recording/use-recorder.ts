@@ -19,13 +19,25 @@ interface SpeechRecognitionLike {
   stop: () => void;
 }
 
-/** The browser's own recognizer, when it has one, offers a transcript hint (SPEC.md V-3 `hint`). */
-function createRecognizer(lang: string): SpeechRecognitionLike | null {
+type RecognitionConstructor = new () => SpeechRecognitionLike;
+
+function recognitionConstructor(): RecognitionConstructor | null {
+  if (typeof window === 'undefined') return null;
   const w = window as unknown as {
-    SpeechRecognition?: new () => SpeechRecognitionLike;
-    webkitSpeechRecognition?: new () => SpeechRecognitionLike;
+    SpeechRecognition?: RecognitionConstructor;
+    webkitSpeechRecognition?: RecognitionConstructor;
   };
-  const Ctor = w.SpeechRecognition ?? w.webkitSpeechRecognition;
+  return w.SpeechRecognition ?? w.webkitSpeechRecognition ?? null;
+}
+
+/** Does this browser offer speech recognition (Web Speech API: Chrome, Edge, Safari)? */
+export function browserCanRecognize(): boolean {
+  return recognitionConstructor() !== null;
+}
+
+/** The browser's own recognizer offers a transcript hint (SPEC.md V-3 `hint`). */
+function createRecognizer(lang: string): SpeechRecognitionLike | null {
+  const Ctor = recognitionConstructor();
   if (!Ctor) return null;
   try {
     const r = new Ctor();
@@ -41,8 +53,10 @@ function createRecognizer(lang: string): SpeechRecognitionLike | null {
 /**
  * Microphone → MediaRecorder with the spec §9 settings, a seconds timer, and the recorder state
  * machine (machine.ts). `onStart` runs as a recording begins (barge-in: stop speech, cancel reply).
+ * With `recognize`, the browser's recognizer listens too and its transcript goes with the note —
+ * only when the user was told so (in Chrome and Edge the audio goes to the vendor's service).
  */
-export function useRecorder(options: { lang: string; onStart?: () => void }) {
+export function useRecorder(options: { lang: string; recognize: boolean; onStart?: () => void }) {
   const [state, dispatch] = useReducer(reduceRecorder, initialRecorder);
   const recorder = useRef<MediaRecorder | null>(null);
   const stream = useRef<MediaStream | null>(null);
@@ -52,7 +66,7 @@ export function useRecorder(options: { lang: string; onStart?: () => void }) {
   const recognizer = useRef<SpeechRecognitionLike | null>(null);
   const hint = useRef<string[]>([]);
   const urlRef = useRef<string | null>(null);
-  const { lang, onStart } = options;
+  const { lang, recognize, onStart } = options;
 
   const releaseStream = useCallback(() => {
     stream.current?.getTracks().forEach((t) => t.stop());
@@ -118,7 +132,7 @@ export function useRecorder(options: { lang: string; onStart?: () => void }) {
     startedAt.current = Date.now();
     rec.start(250);
     dispatch({ type: 'started', at: startedAt.current });
-    const r = createRecognizer(lang);
+    const r = recognize ? createRecognizer(lang) : null;
     if (r) {
       r.onresult = (event) => {
         const parts: string[] = [];
@@ -136,7 +150,7 @@ export function useRecorder(options: { lang: string; onStart?: () => void }) {
         recognizer.current = null;
       }
     }
-  }, [lang, onStart, releaseStream, revokeUrl]);
+  }, [lang, recognize, onStart, releaseStream, revokeUrl]);
 
   const stop = useCallback(() => {
     const rec = recorder.current;

@@ -1,8 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerEvent, type Ack, type ClientEvent, type ClientResult } from '@alma/protocol';
-import { stubFetch } from '../../test/fetch.ts';
-import { testMessage as stored } from '../../test/fixtures.ts';
-import { connectionStatus, useChat, type ChatTransport } from './store.ts';
+import { usePreferences } from '../../../lib/preferences.ts';
+import { useConnection } from '../../../lib/realtime.ts';
+import { useSession } from '../../../lib/session.ts';
+import { stubFetch } from '../../../test/fetch.ts';
+import { testMessage as stored, testUser } from '../../../test/fixtures.ts';
+import { pinTransport } from '../transport/pick.ts';
+import type { ChatTransport } from '../transport/types.ts';
+import { useConversation as useChat } from './conversation.ts';
+import { useSessions } from './sessions.ts';
 
 /*
  * The transport is a test double of the socket (the network boundary): it records what the
@@ -16,27 +22,30 @@ function fakeTransport(answers: SendResult[]) {
   const watched: string[] = [];
   const cancelled: Parameters<ChatTransport['cancel']>[0][] = [];
   const transport: ChatTransport = {
-    isConnected: () => true,
+    kind: 'socket',
     send: (payload) => {
       sent.push(payload);
       const answer = answers.shift();
       if (!answer) throw new Error('unexpected send');
       return Promise.resolve(answer);
     },
-    watch: (sessionId) => watched.push(sessionId),
+    voice: () => Promise.reject(new Error('unexpected voice note')),
+    watch: (sessionId) => void watched.push(sessionId),
     cancel: (payload) => {
       cancelled.push(payload);
-      return Promise.resolve({ ok: true, data: { cancelled: true } });
+      return Promise.resolve();
     },
   };
+  pinTransport(transport);
   return { transport, sent, watched, cancelled };
 }
 
 beforeEach(() => {
   useChat.getState().reset();
-  // Sessions are listed over REST after a new session; nothing to list in these tests.
-  useChat.setState({ health: 'online', socketState: 'connected', loadSessions: () => Promise.resolve() });
+  useSessions.getState().reset();
+  useConnection.setState({ health: 'online', socketState: 'connected' });
 });
+afterEach(() => pinTransport(null));
 
 describe('send', () => {
   it('trims the text, shows it at once and sends it with a fresh clientMessageId', async () => {
@@ -51,7 +60,6 @@ describe('send', () => {
         },
       },
     ]);
-    useChat.getState().setTransport(transport);
     const done = useChat.getState().send('  Hola  ');
     const optimistic = useChat.getState().messages[0];
     expect(optimistic?.content).toBe('Hola');
@@ -74,7 +82,6 @@ describe('send', () => {
 
   it('ignores empty or whitespace-only text and anything while a send awaits its ack', async () => {
     const { transport, sent } = fakeTransport([]);
-    useChat.getState().setTransport(transport);
     expect(await useChat.getState().send('   ')).toBe(false);
     useChat.setState({ pending: { clientMessageId: 'c', text: 'x', sessionId: null, replyId: null } });
     expect(await useChat.getState().send('otra')).toBe(false);
@@ -89,7 +96,6 @@ describe('send', () => {
         data: { message: stored({ _id: 'm-2' }), sessionId: 's-new', replyId: 'r2', duplicate: false },
       },
     ]);
-    useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
     expect(useChat.getState().pending?.replyId).toBe('r1');
     expect(await useChat.getState().send('otra')).toBe(true);
@@ -101,10 +107,8 @@ describe('send', () => {
 
   it('while offline, adds the local "server unavailable" message and sends nothing', async () => {
     const { transport, sent } = fakeTransport([]);
-    useChat.getState().setTransport(transport);
-    useChat.setState({ health: 'offline', socketState: 'disconnected' });
-    expect(connectionStatus(useChat.getState())).toBe('offline');
-    expect(await useChat.getState().send('Hola')).toBe(false);
+    useConnection.setState({ health: 'offline', socketState: 'disconnected' });
+        expect(await useChat.getState().send('Hola')).toBe(false);
     expect(sent).toHaveLength(0);
     expect(useChat.getState().messages).toMatchObject([
       { type: 'system', contentKey: 'chat.serverUnavailable' },
@@ -116,7 +120,6 @@ describe('send', () => {
       { ok: false, error: { code: 'unavailable', message: 'El servidor no está disponible.' } },
       { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: true } },
     ]);
-    useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
 
     let state = useChat.getState();
@@ -143,7 +146,6 @@ describe('send', () => {
         error: { code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.' },
       },
     ]);
-    useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
     const state = useChat.getState();
     expect(state.limit?.message).toBe('Has alcanzado el límite de mensajes de tu plan.');
@@ -156,9 +158,8 @@ describe('send', () => {
     const { transport } = fakeTransport([
       { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
     ]);
-    useChat.getState().setTransport(transport);
     await useChat.getState().send('Hola');
-    const { handleServerEvent } = useChat.getState();
+    const { handleEvent: handleServerEvent } = useChat.getState();
     handleServerEvent({
       name: ServerEvent.chatTyping,
       payload: { replyId: 'r1', sessionId: 's-new', seq: 0, typing: true },
@@ -173,29 +174,6 @@ describe('send', () => {
     });
     expect(useChat.getState().messages.at(-1)).toMatchObject({ content: '¡Hola!', streaming: true });
     expect(useChat.getState().pending).not.toBeNull();
-  });
-});
-
-describe('connectionStatus (spec §4: checking is shown as Connecting)', () => {
-  it('is checking until the health check or the socket answers', () => {
-    expect(connectionStatus({ health: 'checking', socketState: 'connecting', serverInfo: null })).toBe(
-      'checking',
-    );
-  });
-  it('is online once the socket is connected', () => {
-    expect(connectionStatus({ health: 'checking', socketState: 'connected', serverInfo: null })).toBe(
-      'online',
-    );
-  });
-  it('is offline when the health check fails and no socket is up', () => {
-    expect(connectionStatus({ health: 'offline', socketState: 'disconnected', serverInfo: null })).toBe(
-      'offline',
-    );
-  });
-  it('stays online over REST when the server is healthy but the socket gave up', () => {
-    expect(connectionStatus({ health: 'online', socketState: 'disconnected', serverInfo: null })).toBe(
-      'online',
-    );
   });
 });
 
@@ -229,13 +207,13 @@ describe('personality change (spec §4: online posted and confirmed, offline app
     expect(localStorage.getItem('personality')).toBe('formal');
     expect(state.messages).toMatchObject([{ id: 'm-system', type: 'system', content: serverNote.content }]);
     // The same message also comes to the session's room as chat:message: not shown twice.
-    state.handleServerEvent({ name: ServerEvent.chatMessage, payload: { message: serverNote } });
+    state.handleEvent({ name: ServerEvent.chatMessage, payload: { message: serverNote } });
     expect(useChat.getState().messages).toHaveLength(1);
   });
 
   it('offline: nothing is posted; a local message says it was applied offline', async () => {
     const calls = stubFetch(() => undefined);
-    useChat.setState({ health: 'offline', socketState: 'disconnected' });
+    useConnection.setState({ health: 'offline', socketState: 'disconnected' });
     await useChat.getState().changePersonality('technical');
     expect(calls).toEqual([]);
     const state = useChat.getState();
@@ -276,7 +254,83 @@ describe('session context on select (SPEC.md C-11)', () => {
         return { body: { items: [], total: 0, page: 1, pageSize: 50, hasMore: false } };
       return undefined;
     });
-    await useChat.getState().selectSession('s2');
+    await useChat.getState().open('s2');
     await vi.waitFor(() => expect(useChat.getState().context).toEqual(context));
+  });
+});
+
+describe('what a send carries (issue 11)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSession.getState().clear();
+  });
+
+  it('the avatar on screen, so the export can replay it (SPEC.md C-13)', async () => {
+    useSession.getState().setSession({ token: 't', refreshToken: 'r', user: testUser });
+    usePreferences.getState().save(testUser.id, { avatar: 'witch' });
+    const { sent } = fakeTransport([
+      { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
+    ]);
+    await useChat.getState().send('Hola');
+    expect(sent[0]?.avatarId).toBe('witch');
+  });
+
+  it('a session opened on a new device speaks with its own personality, and the next send keeps it', async () => {
+    localStorage.removeItem('personality');
+    useChat.getState().reset();
+    expect(useChat.getState().personality).toBe('default');
+    stubFetch(({ path }) =>
+      path === '/chat/messages' ? { body: { items: [], total: 0, page: 1, pageSize: 50, hasMore: false } } : undefined,
+    );
+    useSessions.setState({
+      loaded: true,
+      sessions: [
+        {
+          sessionId: 's1',
+          title: 'Trabajo',
+          personality: 'formal',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          updatedAt: '2025-01-01T00:00:00.000Z',
+          messageCount: 4,
+          dominantEmotion: null,
+        },
+      ],
+    });
+    const { sent } = fakeTransport([
+      { ok: true, data: { message: stored({ sessionId: 's1' }), sessionId: 's1', replyId: 'r1', duplicate: false } },
+    ]);
+    await useSessions.getState().select('s1');
+    expect(useChat.getState().personality).toBe('formal');
+    await useChat.getState().send('Buenos días');
+    expect(sent[0]).toMatchObject({ sessionId: 's1', personality: 'formal' });
+  });
+});
+
+describe('a voice note nothing here can transcribe (issue 11)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('stays in the conversation, playable, instead of being lost behind an error', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:kept-note', revokeObjectURL: () => undefined }));
+    const { transport } = fakeTransport([]);
+    pinTransport({
+      ...transport,
+      voice: () =>
+        Promise.resolve({
+          ok: false,
+          error: { code: 'transcription_not_configured', message: 'La transcripción no está configurada.' },
+        }),
+    });
+    const note = { audio: new Blob([new Uint8Array([1, 2, 3])]), mimeType: 'audio/webm', durationMs: 1800 };
+    expect(await useChat.getState().sendVoiceNote(note)).toBe(true);
+    const state = useChat.getState();
+    expect(state.pending).toBeNull();
+    expect(state.messages).toHaveLength(1);
+    expect(state.messages[0]).toMatchObject({
+      type: 'user',
+      sending: false,
+      contentKey: 'voiceNote.notTranscribed',
+      keptNote: { url: 'blob:kept-note', note },
+    });
+    expect(state.messages.some((m) => m.type === 'error')).toBe(false);
   });
 });

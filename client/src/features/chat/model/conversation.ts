@@ -1,70 +1,20 @@
+import { ServerEvent, type Emotion, type Gesture, type SessionContext } from '@alma/protocol';
+import type { AnyServerEvent } from '../../../lib/realtime.ts';
 import {
-  ServerEvent,
-  type ChatSession,
-  type Emotion,
-  type Gesture,
-  type Message,
-  type Personality,
-  type ServerEventName,
-  type SessionContext,
-  type ServerPayload,
-} from '@alma/protocol';
+  errorMessage,
+  fromServerMessage,
+  localMessageId,
+  streamMessageId,
+  systemNote,
+  upsertMessage,
+  type LocalMessage,
+} from './messages.ts';
 
 /**
- * The chat's state as data, and how each server event changes it: pure functions, so the rules
- * of SPEC.md C-4 (deltas in seq order, duplicates ignored, the reply replaces the stream) are
- * tested without a socket. The zustand store in store.ts wraps these with actions.
+ * How each server event changes the open conversation: pure functions, so the rules of SPEC.md
+ * C-4 (deltas in seq order, duplicates ignored, the reply replaces the stream) are tested without
+ * a socket. The conversation store (store/conversation.ts) wraps them with actions.
  */
-
-/** i18n keys a local (not server-sent) message may carry instead of text. */
-export type LocalTextKey =
-  | 'chat.serverUnavailable'
-  | 'chat.sendError'
-  | 'chat.personalityChanged'
-  | 'chat.personalityChangedOffline'
-  | 'chat.replyStopped'
-  | 'voiceNote.placeholder'
-  | 'voiceNote.processingError';
-
-/** A recorded voice note to send (or send again on retry) over `chat:voice` (SPEC.md V-1). */
-export interface VoiceNoteInput {
-  audio: Blob;
-  mimeType: string;
-  durationMs: number;
-  transcriptHint?: string;
-}
-
-/** Spec §3 "Message (local)": user, bot, system or error. */
-export interface LocalMessage {
-  id: string;
-  type: 'user' | 'bot' | 'system' | 'error';
-  content: string;
-  /** Shown through i18n instead of `content` (client-made messages follow the UI language). */
-  contentKey?: LocalTextKey;
-  contentParams?: Record<string, string>;
-  timestamp: string;
-  emotion?: Emotion | null;
-  personality?: Personality | null;
-  clientMessageId?: string | null;
-  replyId?: string;
-  /** A bot reply still arriving through `chat:delta`. */
-  streaming?: boolean;
-  /** A user message not yet acknowledged by the server. */
-  sending?: boolean;
-  /** False for a reply stopped before its end. */
-  isComplete?: boolean;
-  /** A bot reply's stored audio (`/audio/<file>`); the file may be removed by cleanup (S-7). */
-  audioUrl?: string | null;
-  /** On an error message: what "retry" sends again, with the same clientMessageId. */
-  retry?: { clientMessageId: string; text: string; sessionId: string | null; voice?: VoiceNoteInput };
-  /**
-   * A voice note not yet stored: its transcription progress (0–100); `real` once the server's
-   * `chat:transcription` has spoken (the simulated rise then stops).
-   */
-  voiceNote?: { progress: number; real: boolean };
-  /** An error about a voice note (spec §8 "Transcription Error"). */
-  voiceError?: boolean;
-}
 
 interface ReplyStream {
   replyId: string;
@@ -82,8 +32,8 @@ export interface PendingSend {
   replyId: string | null;
 }
 
-export interface ChatData {
-  sessions: ChatSession[];
+/** The open conversation as data: what the message list, the typing dots and the stage show. */
+export interface ConversationData {
   activeSessionId: string | null;
   messages: LocalMessage[];
   streams: Record<string, ReplyStream>;
@@ -104,8 +54,7 @@ export interface ChatData {
   context: SessionContext | null;
 }
 
-export const initialChatData: ChatData = {
-  sessions: [],
+export const initialConversation: ConversationData = {
   activeSessionId: null,
   messages: [],
   streams: {},
@@ -119,29 +68,8 @@ export const initialChatData: ChatData = {
   context: null,
 };
 
-export type ChatServerEvent = {
-  [E in ServerEventName]: { name: E; payload: ServerPayload<E> };
-}[ServerEventName];
-
-export function fromServerMessage(message: Message): LocalMessage {
-  return {
-    id: message._id,
-    type: message.role === 'user' ? 'user' : message.role === 'assistant' ? 'bot' : 'system',
-    content: message.content,
-    timestamp: message.createdAt,
-    emotion: message.emotion,
-    personality: message.personality,
-    clientMessageId: message.clientMessageId,
-    isComplete: message.isComplete,
-    audioUrl: message.audioUrl,
-  };
-}
-
-export const streamMessageId = (replyId: string) => `stream:${replyId}`;
-export const localMessageId = (clientMessageId: string) => `local:${clientMessageId}`;
-
 /** Does a reply event concern what this tab shows? */
-function concernsView(state: ChatData, ev: { replyId: string; sessionId: string }): boolean {
+function concernsView(state: ConversationData, ev: { replyId: string; sessionId: string }): boolean {
   if (ev.sessionId === state.activeSessionId) return true;
   const pending = state.pending;
   if (!pending) return false;
@@ -157,7 +85,7 @@ function streamText(stream: ReplyStream): string {
 }
 
 /** Registers a reply event's seq; null when it is a repeat or the reply is already final. */
-function track(state: ChatData, ev: { replyId: string; sessionId: string; seq: number }): ReplyStream | null {
+function track(state: ConversationData, ev: { replyId: string; sessionId: string; seq: number }): ReplyStream | null {
   if (state.finished[ev.replyId]) return null;
   const stream = state.streams[ev.replyId] ?? {
     replyId: ev.replyId,
@@ -167,18 +95,6 @@ function track(state: ChatData, ev: { replyId: string; sessionId: string; seq: n
   };
   if (stream.seen[ev.seq]) return null;
   return { ...stream, seen: { ...stream.seen, [ev.seq]: true } };
-}
-
-function upsertMessage(
-  messages: LocalMessage[],
-  message: LocalMessage,
-  replaceId = message.id,
-): LocalMessage[] {
-  const index = messages.findIndex((m) => m.id === replaceId);
-  if (index === -1) return [...messages, message];
-  const next = messages.slice();
-  next[index] = message;
-  return next;
 }
 
 function pendingMatches(
@@ -192,28 +108,13 @@ function pendingMatches(
   return pending.replyId === null && !ids.clientMessageId;
 }
 
-function finish(state: ChatData, replyId: string): Pick<ChatData, 'streams' | 'finished'> {
+function finish(state: ConversationData, replyId: string): Pick<ConversationData, 'streams' | 'finished'> {
   const streams = { ...state.streams };
   delete streams[replyId];
   return { streams, finished: { ...state.finished, [replyId]: true } };
 }
 
-export function errorMessage(
-  content: string,
-  retry: LocalMessage['retry'],
-  contentKey?: LocalTextKey,
-): LocalMessage {
-  return {
-    id: `error:${retry?.clientMessageId ?? crypto.randomUUID()}:${Date.now()}`,
-    type: 'error',
-    content,
-    contentKey,
-    timestamp: new Date().toISOString(),
-    retry,
-  };
-}
-
-export function reduceServerEvent(state: ChatData, event: ChatServerEvent): ChatData {
+export function reduceConversation(state: ConversationData, event: AnyServerEvent): ConversationData {
   switch (event.name) {
     case ServerEvent.chatTyping: {
       const ev = event.payload;
@@ -302,10 +203,6 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
         ...finish(state, ev.replyId),
         messages,
         context,
-        // The session's dominant emotion moves with every reply (SPEC.md C-11).
-        sessions: state.sessions.map((s) =>
-          s.sessionId === ev.sessionId ? { ...s, dominantEmotion: context.dominantEmotion } : s,
-        ),
         emotion: ev.reply.emotion,
         pending: settles ? null : state.pending,
         typing: settles ? false : state.typing,
@@ -334,13 +231,7 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
       // A reply the user cut off (barge-in, SPEC.md S-2) is no error: a note says it stopped.
       const note: LocalMessage =
         ev.code === 'cancelled'
-          ? {
-              id: `system:cancelled:${ev.replyId ?? Date.now()}`,
-              type: 'system',
-              content: '',
-              contentKey: 'chat.replyStopped',
-              timestamp: new Date().toISOString(),
-            }
+          ? systemNote('chat.replyStopped', undefined, `system:cancelled:${ev.replyId ?? Date.now()}`)
           : errorMessage(ev.message, retry);
       messages = [...messages, note];
       return {
@@ -363,28 +254,6 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
       }
       return { ...state, messages: [...state.messages, local] };
     }
-    case ServerEvent.sessionUpdated: {
-      const ev = event.payload;
-      if (ev.kind === 'deleted') {
-        const sessions = state.sessions.filter((s) => s.sessionId !== ev.sessionId);
-        if (state.activeSessionId !== ev.sessionId) return { ...state, sessions };
-        return {
-          ...state,
-          sessions,
-          activeSessionId: sessions[0]?.sessionId ?? null,
-          messages: [],
-          context: null,
-          streams: {},
-          pending: null,
-          typing: false,
-        };
-      }
-      const exists = state.sessions.some((s) => s.sessionId === ev.session.sessionId);
-      const sessions = exists
-        ? state.sessions.map((s) => (s.sessionId === ev.session.sessionId ? ev.session : s))
-        : [ev.session, ...state.sessions];
-      return { ...state, sessions };
-    }
     case ServerEvent.limitReached:
       return { ...state, limit: { message: event.payload.message } };
     case ServerEvent.chatTranscription: {
@@ -401,6 +270,8 @@ export function reduceServerEvent(state: ChatData, event: ChatServerEvent): Chat
       };
       return { ...state, messages: upsertMessage(state.messages, updated) };
     }
+    // Sessions (the list) and the rest of the app handle these.
+    case ServerEvent.sessionUpdated:
     case ServerEvent.serverStatus:
     case ServerEvent.usageUpdated:
     case ServerEvent.uploadProgress:

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ServerEvent,
-  type ChatReply,
-  type ChatSession,
-  type Message,
-  type ServerPayload,
-} from '@alma/protocol';
-import {
-  initialChatData,
-  localMessageId,
-  reduceServerEvent,
-  streamMessageId,
-  type ChatData,
-  type ChatServerEvent,
-} from './events.ts';
-import { testMessage } from '../../test/fixtures.ts';
+import { ServerEvent, type ChatReply, type Message, type ServerPayload } from '@alma/protocol';
+import type { AnyServerEvent as ChatServerEvent } from '../../../lib/realtime.ts';
+import { testChatReply, testMessage } from '../../../test/fixtures.ts';
+import { initialConversation, reduceConversation, type ConversationData as ChatData } from './conversation.ts';
+import { localMessageId, streamMessageId } from './messages.ts';
 
 const SESSION = 's1';
 const REPLY = 'r1';
@@ -33,34 +22,11 @@ function message(overrides: Partial<Message> = {}): Message {
 }
 
 function chatReply(text: string): ChatReply {
-  return {
+  return testChatReply({
     reply: text,
-    emotion: 'happy',
-    emotionalState: { emotion: 'happy', intensity: 0.6, mood: 'warm' },
-    animationIntent: {
-      shouldAnimate: true,
-      gesture: 'greeting',
-      emotion: 'happy',
-      context: { duration: 3000 },
-    },
-    language: 'es',
-    userLanguage: 'es',
-    audioUrl: null,
-    emotionAnalysis: { emotion: 'happy', intensity: 0.6, confidence: 0.8 },
-    personality: 'default',
-    sessionContext: {
-      sessionId: SESSION,
-      summary: '',
-      topics: [],
-      entities: { names: [] },
-      keyPoints: [],
-      dominantEmotion: null,
-    },
     sessionId: SESSION,
-    messageId: 'm-bot',
-    userMessageId: 'm-user',
-    isComplete: true,
-  };
+    animationIntent: { shouldAnimate: true, gesture: 'greeting', emotion: 'happy', context: { duration: 3000 } },
+  });
 }
 
 const typing = (seq: number): ChatServerEvent => ({
@@ -90,7 +56,7 @@ const chatError = (payload: Partial<ServerPayload<typeof ServerEvent.chatError>>
 /** A tab that sent "Hola" in session s1 and got its ack (replyId r1). */
 function waiting(): ChatData {
   return {
-    ...initialChatData,
+    ...initialConversation,
     activeSessionId: SESSION,
     messages: [
       {
@@ -107,7 +73,7 @@ function waiting(): ChatData {
 }
 
 function run(state: ChatData, ...events: ChatServerEvent[]): ChatData {
-  return events.reduce(reduceServerEvent, state);
+  return events.reduce(reduceConversation, state);
 }
 
 const streamText = (state: ChatData) => state.messages.find((m) => m.id === streamMessageId(REPLY))?.content;
@@ -117,6 +83,17 @@ describe('reply stream (SPEC.md C-4)', () => {
     const state = run(waiting(), typing(0));
     expect(state.typing).toBe(true);
     expect(state.messages).toHaveLength(1);
+  });
+
+  it('chat:typing false says the companion stopped writing, though the reply is not final yet', () => {
+    const stopped: ChatServerEvent = {
+      name: ServerEvent.chatTyping,
+      payload: { replyId: REPLY, sessionId: SESSION, seq: 2, typing: false },
+    };
+    const state = run(waiting(), typing(0), delta(1, 'Hola'), stopped);
+    expect(state.typing).toBe(false);
+    expect(state.pending?.replyId).toBe(REPLY);
+    expect(streamText(state)).toBe('Hola');
   });
 
   it('appends deltas as they arrive, into one streaming bot message', () => {
@@ -205,13 +182,13 @@ describe('reply stream (SPEC.md C-4)', () => {
   });
 
   it('ignores reply events of another session this tab is not waiting for', () => {
-    const state = run({ ...initialChatData, activeSessionId: 'other' }, delta(1, 'x'), reply(2));
+    const state = run({ ...initialConversation, activeSessionId: 'other' }, delta(1, 'x'), reply(2));
     expect(state.messages).toHaveLength(0);
   });
 
   it('follows a reply that arrives before the ack (pending send without a replyId yet)', () => {
     const before: ChatData = {
-      ...initialChatData,
+      ...initialConversation,
       activeSessionId: null,
       pending: { clientMessageId: CMID, text: 'Hola', sessionId: null, replyId: null },
     };
@@ -264,18 +241,8 @@ describe('chat:error', () => {
 });
 
 describe('other events', () => {
-  const session = (id: string, title: string | null = null): ChatSession => ({
-    sessionId: id,
-    title,
-    personality: 'default',
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-    messageCount: 0,
-    dominantEmotion: null,
-  });
-
   it('limit:reached shows the banner', () => {
-    const state = run(initialChatData, {
+    const state = run(initialConversation, {
       name: ServerEvent.limitReached,
       payload: {
         kind: 'messages',
@@ -289,7 +256,7 @@ describe('other events', () => {
 
   it('chat:message from another tab is appended once; our own replaces its local copy', () => {
     const base: ChatData = {
-      ...initialChatData,
+      ...initialConversation,
       activeSessionId: SESSION,
       messages: [
         {
@@ -312,44 +279,10 @@ describe('other events', () => {
     );
     expect(state.messages.map((m) => m.id)).toEqual(['m-9', 'm-2']);
   });
-
-  it('session:updated adds, renames and deletes sessions; deleting the active one selects the first left', () => {
-    const base: ChatData = {
-      ...initialChatData,
-      sessions: [session('a'), session('b')],
-      activeSessionId: 'a',
-    };
-    const state = run(
-      base,
-      { name: ServerEvent.sessionUpdated, payload: { kind: 'created', session: session('c') } },
-      { name: ServerEvent.sessionUpdated, payload: { kind: 'renamed', session: session('b', 'Viajes') } },
-      { name: ServerEvent.sessionUpdated, payload: { kind: 'deleted', sessionId: 'a' } },
-    );
-    expect(state.sessions.map((s) => [s.sessionId, s.title])).toEqual([
-      ['c', null],
-      ['b', 'Viajes'],
-    ]);
-    expect(state.activeSessionId).toBe('c');
-    expect(state.messages).toEqual([]);
-  });
 });
 
 describe('conversation context (SPEC.md C-11)', () => {
-  it('chat:reply brings the context after the exchange and the session’s dominant emotion', () => {
-    const withSession: ChatData = {
-      ...waiting(),
-      sessions: [
-        {
-          sessionId: SESSION,
-          title: null,
-          personality: 'default',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          updatedAt: '2025-01-01T00:00:00.000Z',
-          messageCount: 1,
-          dominantEmotion: null,
-        },
-      ],
-    };
+  it('chat:reply brings the context after the exchange', () => {
     const event = reply(1);
     if (event.name !== ServerEvent.chatReply) throw new Error('unreachable');
     const context = {
@@ -360,11 +293,10 @@ describe('conversation context (SPEC.md C-11)', () => {
       keyPoints: ['Mañana tengo un examen.'],
       dominantEmotion: 'calm' as const,
     };
-    const state = reduceServerEvent(withSession, {
+    const state = reduceConversation(waiting(), {
       ...event,
       payload: { ...event.payload, reply: { ...event.payload.reply, sessionContext: context } },
     });
     expect(state.context).toEqual(context);
-    expect(state.sessions[0]?.dominantEmotion).toBe('calm');
   });
 });

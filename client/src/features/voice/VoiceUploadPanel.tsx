@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VOICE_UPLOAD_ACCEPT, type SubscriptionLimits } from '@alma/protocol';
-import { Spinner } from '../ui/Spinner.tsx';
-import './voice-selector.css';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import './voice.css';
 import { uploadVoice, VoiceUploadError, type VoiceUploadResult } from './upload.ts';
 import { validateVoiceFile } from './upload-logic.ts';
 

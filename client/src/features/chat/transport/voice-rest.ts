@@ -1,30 +1,10 @@
-import { ApiErrorSchema, routes, type Language, type Personality, type RouteResponse } from '@alma/protocol';
+import { ApiErrorSchema, routes, type RouteResponse } from '@alma/protocol';
 import { api, ApiError } from '../../../lib/api.ts';
 import { currentLanguage, i18n } from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
-import type { VoiceNoteInput } from '../events.ts';
-
-/**
- * How a voice note travels (SPEC.md V-1): `chat:voice` on a connected socket that can carry it;
- * otherwise `POST /message-audio` (multipart), which answers with the whole reply — the same
- * fallback text messages take (ARCHITECTURE §2).
- */
-export type VoiceRoute = 'socket' | 'rest';
-
-export function voiceRoute(transport: { isConnected: () => boolean; voice?: unknown } | null): VoiceRoute {
-  return transport?.isConnected() && transport.voice ? 'socket' : 'rest';
-}
+import type { VoiceSendPayload } from './types.ts';
 
 export type VoiceNoteReply = RouteResponse<typeof routes.voiceNotes.messageAudio>;
-
-export interface PostVoiceNoteInput {
-  clientMessageId: string;
-  note: VoiceNoteInput;
-  personality: Personality;
-  sessionId: string | null;
-  /** The language spoken in the note (the app's); pocketsphinx only hears English (V-3). */
-  language: Language;
-}
 
 export interface PostVoiceNoteDeps {
   fetch: typeof fetch;
@@ -42,19 +22,16 @@ const defaultDeps: PostVoiceNoteDeps = {
 };
 
 /** The multipart body of `POST /message-audio`: the file in `audio`, the rest as text fields. */
-export function voiceNoteForm(input: PostVoiceNoteInput): FormData {
+export function voiceNoteForm(input: VoiceSendPayload): FormData {
   const form = new FormData();
-  const extension = input.note.mimeType.includes('ogg')
-    ? 'ogg'
-    : input.note.mimeType.includes('mp4')
-      ? 'm4a'
-      : 'webm';
-  form.append('audio', input.note.audio, `note.${extension}`);
+  const extension = input.mimeType.includes('ogg') ? 'ogg' : input.mimeType.includes('mp4') ? 'm4a' : 'webm';
+  form.append('audio', input.audio, `note.${extension}`);
   form.append('clientMessageId', input.clientMessageId);
-  form.append('personality', input.personality);
-  form.append('language', input.language);
-  if (input.sessionId) form.append('sessionId', input.sessionId);
-  if (input.note.transcriptHint) form.append('transcriptHint', input.note.transcriptHint);
+  const fields = ['personality', 'language', 'sessionId', 'voiceId', 'avatarId', 'transcriptHint'] as const;
+  for (const field of fields) {
+    const value = input[field];
+    if (value) form.append(field, value);
+  }
   return form;
 }
 
@@ -64,7 +41,7 @@ export function voiceNoteForm(input: PostVoiceNoteInput): FormData {
  * the note is kept on the error message, whose retry sends it again with the same clientMessageId.
  */
 export async function postVoiceNote(
-  input: PostVoiceNoteInput,
+  input: VoiceSendPayload,
   deps: PostVoiceNoteDeps = defaultDeps,
 ): Promise<VoiceNoteReply> {
   const route = routes.voiceNotes.messageAudio;
@@ -74,7 +51,7 @@ export async function postVoiceNote(
         method: route.method,
         headers: {
           Accept: 'application/json',
-          'Accept-Language': input.language,
+          'Accept-Language': input.language ?? currentLanguage(),
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
         },
         body: voiceNoteForm(input),
@@ -114,6 +91,3 @@ export async function postVoiceNote(
   }
   return parsed.data;
 }
-
-/** The app's language for a note (UI language). */
-export const noteLanguage = (): Language => currentLanguage();

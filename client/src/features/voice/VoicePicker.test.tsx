@@ -7,9 +7,10 @@ import { usePreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { stubFetch } from '../../test/fetch.ts';
 import { testUser as user } from '../../test/fixtures.ts';
-import { VoiceSelector } from './VoiceSelector.tsx';
+import { useVoices } from './store.ts';
+import { VoicePickerModal } from './VoicePicker.tsx';
 
-/** The selector's custom voices (SPEC.md VU-7, VU-8): listed under "personalizadas", deleted after a confirm. */
+/** The picker's custom voices (SPEC.md VU-7, VU-8): listed under "personalizadas", deleted after a confirm. */
 const system: Voice = {
   id: 'es-lucia',
   name: 'Lucía',
@@ -40,13 +41,14 @@ beforeEach(async () => {
   await i18n.changeLanguage('es');
   usePreferences.setState({ byUser: {}, sync: {} });
   useSession.getState().setSession({ token: 't', refreshToken: 'r', user });
+  useVoices.setState({ catalog: { status: 'idle', voices: [], userId: null }, previewing: null });
 });
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-describe('VoiceSelector custom voices', () => {
+describe('VoicePickerModal custom voices', () => {
   it('lists custom voices under "Personalizadas" with the upload panel, and deletes one after a confirm', async () => {
     const calls = stubFetch(({ method, path }) => {
       if (method === 'GET' && path === '/api/voices')
@@ -57,7 +59,7 @@ describe('VoiceSelector custom voices', () => {
     });
     render(
       <I18nextProvider i18n={i18n}>
-        <VoiceSelector onClose={() => undefined} />
+        <VoicePickerModal onClose={() => undefined} sessionId={null} />
       </I18nextProvider>,
     );
     const chips = await screen.findByRole('group', { name: 'Categoría' });

@@ -1,10 +1,8 @@
-import { routes, type CustomVoice } from '@alma/protocol';
+import { routes, type RouteResponse } from '@alma/protocol';
 import { UploadError, uploadMultipart } from '../../lib/upload.ts';
 
-export interface VoiceUploadResult {
-  voice: CustomVoice;
-  warnings: string[];
-}
+/** What the panel keeps of `POST /api/upload/voice`'s answer (its schema in protocol). */
+export type VoiceUploadResult = Pick<RouteResponse<typeof routes.voiceUploads.upload>, 'voice' | 'warnings'>;
 
 /** A refusal from the server: its code and the spec's text in the caller's language. */
 export { UploadError as VoiceUploadError };
