@@ -31,6 +31,8 @@ export function noteMode(route: TranscriptionRoute, canRecognize: boolean): Note
 export function useNoteMode(): { mode: NoteMode; language: Language } {
   const { i18n } = useTranslation();
   const engines = useServerFacts((s) => s.engines);
+  const capabilities = useServerFacts((s) => s.capabilities);
   const language = currentLanguage(i18n);
-  return { mode: noteMode(transcriptionRoute(engines, language), browserCanRecognize()), language };
+  const route = transcriptionRoute({ engines, capabilities }, language);
+  return { mode: noteMode(route, browserCanRecognize()), language };
 }
