@@ -25,7 +25,7 @@ async function openChat(page: Page, session: ApiSession): Promise<void> {
   await signInBrowser(page, session);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/chat');
-  await expect(page.locator('[data-status="online"]')).toBeVisible();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 }); // first load on a busy machine
 }
 
 async function say(page: Page, text: string): Promise<void> {
@@ -97,7 +97,7 @@ test('muting stops playback, plays nothing more and is remembered after a reload
   await shot(page, 'speech-muted-control-bar');
 
   await page.reload();
-  await expect(page.locator('[data-status="online"]')).toBeVisible();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 }); // first load on a busy machine
   expect(await page.evaluate(() => localStorage.getItem('soundMuted'))).toBe('1');
   const again = await soundToggle(page);
   await expect(again).toHaveAttribute('aria-pressed', 'true');

@@ -20,7 +20,9 @@ async function openChat(
   await signInBrowser(page, session);
   if (language) await page.evaluate((l) => localStorage.setItem('preferredLanguage', l), language);
   await page.goto('/chat');
-  await expect(page.getByRole('button', { name: /Grabar nota de voz|Record voice note/ })).toBeEnabled();
+  await expect(page.getByRole('button', { name: /Grabar nota de voz|Record voice note/ })).toBeEnabled({
+    timeout: 30_000,
+  });
   return session;
 }
 

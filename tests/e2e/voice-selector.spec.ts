@@ -10,7 +10,7 @@ async function openChat(page: Page, session: ApiSession): Promise<void> {
   await signInBrowser(page, session);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/chat');
-  await expect(page.locator('[data-status="online"]')).toBeVisible();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 }); // first load on a busy machine
 }
 
 async function openSelector(page: Page) {
@@ -129,7 +129,7 @@ test('voice selector: filter, search, page, preview, favourite, confirm; the cho
 
   // After a reload: still the chosen voice, in the recents, and still a favourite.
   await page.reload();
-  await expect(page.locator('[data-status="online"]')).toBeVisible();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 }); // first load on a busy machine
   const again = await openSelector(page);
   await again.getByRole('group', { name: 'Category' }).getByRole('button', { name: 'Recent' }).click();
   await expect(again.locator('.voice-card__name')).toHaveText(['IslaCurrent']);

@@ -33,7 +33,7 @@ test('voice upload: consent, validation, upload a WAV, see it under Custom and s
   await signInBrowser(page, session);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/chat');
-  await expect(page.locator('[data-status="online"]')).toBeVisible();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 }); // first load on a busy machine
 
   const dialog = await openSelector(page);
   await dialog.getByRole('group', { name: 'Category' }).getByRole('button', { name: 'Custom' }).click();
