@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ServerEvent, type ChatReply, type Message, type ServerPayload } from '@alma/protocol';
 import type { AnyServerEvent as ChatServerEvent } from '../../../lib/realtime.ts';
 import { testChatReply, testMessage } from '../../../test/fixtures.ts';
-import { initialConversation, reduceConversation, type ConversationData as ChatData } from './conversation.ts';
+import {
+  initialConversation,
+  reduceConversation,
+  type ConversationData as ChatData,
+} from './conversation.ts';
 import { localMessageId, streamMessageId } from './messages.ts';
 
 const SESSION = 's1';
@@ -25,7 +29,12 @@ function chatReply(text: string): ChatReply {
   return testChatReply({
     reply: text,
     sessionId: SESSION,
-    animationIntent: { shouldAnimate: true, gesture: 'greeting', emotion: 'happy', context: { duration: 3000 } },
+    animationIntent: {
+      shouldAnimate: true,
+      gesture: 'greeting',
+      emotion: 'happy',
+      context: { duration: 3000 },
+    },
   });
 }
 

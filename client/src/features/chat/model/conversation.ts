@@ -85,7 +85,10 @@ function streamText(stream: ReplyStream): string {
 }
 
 /** Registers a reply event's seq; null when it is a repeat or the reply is already final. */
-function track(state: ConversationData, ev: { replyId: string; sessionId: string; seq: number }): ReplyStream | null {
+function track(
+  state: ConversationData,
+  ev: { replyId: string; sessionId: string; seq: number },
+): ReplyStream | null {
   if (state.finished[ev.replyId]) return null;
   const stream = state.streams[ev.replyId] ?? {
     replyId: ev.replyId,

@@ -49,7 +49,7 @@ afterEach(() => pinTransport(null));
 
 describe('send', () => {
   it('trims the text, shows it at once and sends it with a fresh clientMessageId', async () => {
-    const { transport, sent, watched } = fakeTransport([
+    const { sent, watched } = fakeTransport([
       {
         ok: true,
         data: {
@@ -81,7 +81,7 @@ describe('send', () => {
   });
 
   it('ignores empty or whitespace-only text and anything while a send awaits its ack', async () => {
-    const { transport, sent } = fakeTransport([]);
+    const { sent } = fakeTransport([]);
     expect(await useChat.getState().send('   ')).toBe(false);
     useChat.setState({ pending: { clientMessageId: 'c', text: 'x', sessionId: null, replyId: null } });
     expect(await useChat.getState().send('otra')).toBe(false);
@@ -89,7 +89,7 @@ describe('send', () => {
   });
 
   it('barge-in: a send while a reply is being written cancels it first (SPEC.md S-2)', async () => {
-    const { transport, sent, cancelled } = fakeTransport([
+    const { sent, cancelled } = fakeTransport([
       { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
       {
         ok: true,
@@ -106,9 +106,9 @@ describe('send', () => {
   });
 
   it('while offline, adds the local "server unavailable" message and sends nothing', async () => {
-    const { transport, sent } = fakeTransport([]);
+    const { sent } = fakeTransport([]);
     useConnection.setState({ health: 'offline', socketState: 'disconnected' });
-        expect(await useChat.getState().send('Hola')).toBe(false);
+    expect(await useChat.getState().send('Hola')).toBe(false);
     expect(sent).toHaveLength(0);
     expect(useChat.getState().messages).toMatchObject([
       { type: 'system', contentKey: 'chat.serverUnavailable' },
@@ -116,7 +116,7 @@ describe('send', () => {
   });
 
   it('a refused ack adds an error message; retry re-sends with the same clientMessageId', async () => {
-    const { transport, sent } = fakeTransport([
+    const { sent } = fakeTransport([
       { ok: false, error: { code: 'unavailable', message: 'El servidor no está disponible.' } },
       { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: true } },
     ]);
@@ -140,7 +140,7 @@ describe('send', () => {
   });
 
   it('a limit_reached ack shows the limit banner instead of a retry', async () => {
-    const { transport } = fakeTransport([
+    fakeTransport([
       {
         ok: false,
         error: { code: 'limit_reached', message: 'Has alcanzado el límite de mensajes de tu plan.' },
@@ -155,7 +155,7 @@ describe('send', () => {
   });
 
   it('the streamed reply then settles the send (full round through handleServerEvent)', async () => {
-    const { transport } = fakeTransport([
+    fakeTransport([
       { ok: true, data: { message: stored(), sessionId: 's-new', replyId: 'r1', duplicate: false } },
     ]);
     await useChat.getState().send('Hola');
@@ -280,7 +280,9 @@ describe('what a send carries (issue 11)', () => {
     useChat.getState().reset();
     expect(useChat.getState().personality).toBe('default');
     stubFetch(({ path }) =>
-      path === '/chat/messages' ? { body: { items: [], total: 0, page: 1, pageSize: 50, hasMore: false } } : undefined,
+      path === '/chat/messages'
+        ? { body: { items: [], total: 0, page: 1, pageSize: 50, hasMore: false } }
+        : undefined,
     );
     useSessions.setState({
       loaded: true,
@@ -297,7 +299,10 @@ describe('what a send carries (issue 11)', () => {
       ],
     });
     const { sent } = fakeTransport([
-      { ok: true, data: { message: stored({ sessionId: 's1' }), sessionId: 's1', replyId: 'r1', duplicate: false } },
+      {
+        ok: true,
+        data: { message: stored({ sessionId: 's1' }), sessionId: 's1', replyId: 'r1', duplicate: false },
+      },
     ]);
     await useSessions.getState().select('s1');
     expect(useChat.getState().personality).toBe('formal');
@@ -310,7 +315,10 @@ describe('a voice note nothing here can transcribe (issue 11)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('stays in the conversation, playable, instead of being lost behind an error', async () => {
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:kept-note', revokeObjectURL: () => undefined }));
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: () => 'blob:kept-note', revokeObjectURL: () => undefined }),
+    );
     const { transport } = fakeTransport([]);
     pinTransport({
       ...transport,
