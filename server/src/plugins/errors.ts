@@ -1,8 +1,22 @@
-import { errorMessage, type ErrorBody } from '@alma/protocol';
+import { errorMessage, type ErrorBody, type ErrorCode } from '@alma/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
+
+/**
+ * Does this route take a file? Multipart routes register @fastify/multipart in their own scope,
+ * which gives their requests `isMultipart`; every other route has none (and refuses multipart).
+ */
+const takesMultipart = (request: FastifyRequest): boolean =>
+  typeof (request as FastifyRequest & { isMultipart?: unknown }).isMultipart === 'function';
+
+/**
+ * A content type no parser of the route takes (Fastify's 415, before the handler): "send JSON" on
+ * JSON routes, "send a form upload" on multipart ones (SPEC.md E-2).
+ */
+const wrongContentType = (request: FastifyRequest): ErrorCode =>
+  takesMultipart(request) ? 'multipart_required' : 'unsupported_media_type';
 
 /**
  * The one error handler: AppError → its status and `{ error: { code, message } }` in the caller's
@@ -27,7 +41,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       body = { code: 'payload_too_large', message: errorMessage(language, 'payload_too_large') };
     } else if (error.statusCode === 415) {
       status = 415;
-      body = { code: 'unsupported_media_type', message: errorMessage(language, 'unsupported_media_type') };
+      const code = wrongContentType(request);
+      body = { code, message: errorMessage(language, code) };
     } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       status = 400;
       body = { code: 'invalid_payload', message: errorMessage(language, 'invalid_payload') };

@@ -74,7 +74,7 @@ export async function registerAvatarUploadRoutes(
   ): Promise<T> {
     const language = languageFromHeader(request.headers['accept-language']);
     if (!request.isMultipart())
-      throw new AppError('unsupported_media_type', { detail: `${request.url} takes multipart/form-data` });
+      throw new AppError('multipart_required', { detail: `${request.url} takes multipart/form-data` });
     const fields: Record<string, string> = {};
     let staged: { value: S } | null = null;
     try {

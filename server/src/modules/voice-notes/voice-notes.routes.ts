@@ -1,17 +1,10 @@
 import multipart from '@fastify/multipart';
-import {
-  ChatSendSchema,
-  fieldMessage,
-  LanguageSchema,
-  routes,
-  VOICE_NOTE_MAX_BYTES,
-  type Language,
-} from '@alma/protocol';
+import { ChatSendSchema, LanguageSchema, routes, VOICE_NOTE_MAX_BYTES, type Language } from '@alma/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
-import { fieldErrors } from '../../lib/validation.ts';
+import { fieldError, fieldErrors } from '../../lib/validation.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import { settledReply } from '../chat/submit.service.ts';
 import type { VoiceNotesService } from './voice-notes.service.ts';
@@ -31,17 +24,13 @@ const FieldsSchema = ChatSendSchema.pick({
 
 const LIMITS = { fileSize: VOICE_NOTE_MAX_BYTES, files: 1, fields: 10, fieldSize: 8192, parts: 12 };
 
-/** A refusal of the form itself, as a field error in the caller's language (V-1). */
-const formError = (field: string, code: 'required' | 'oneFile' | 'tooManyFields', language: Language) =>
-  new AppError('validation_failed', { fields: [{ field, code, message: fieldMessage(language, code) }] });
-
 /**
  * The note's form (V-1): one `audio` file part and the text fields. Everything is read and checked
  * before anything is decoded or stored, so a refused form leaves nothing behind.
  */
 async function readNoteForm(request: FastifyRequest, language: Language) {
   if (!request.isMultipart()) {
-    throw new AppError('unsupported_media_type', { detail: 'POST /message-audio takes multipart/form-data' });
+    throw new AppError('multipart_required', { detail: 'POST /message-audio takes multipart/form-data' });
   }
   const fields: Record<string, string> = {};
   let audio: Uint8Array | null = null;
@@ -62,13 +51,13 @@ async function readNoteForm(request: FastifyRequest, language: Language) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('audio_too_long', { detail: code });
     // A second file part: one note is one file — never "too long" for a short one (issue 11).
-    if (code === 'FST_FILES_LIMIT') throw formError('audio', 'oneFile', language);
+    if (code === 'FST_FILES_LIMIT') throw fieldError('audio', 'oneFile', language);
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
-      throw formError('body', 'tooManyFields', language);
+      throw fieldError('body', 'tooManyFields', language);
     throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
   }
   if (truncated) throw new AppError('audio_too_long', { detail: 'over 10 MB' });
-  if (!audio || audio.length === 0) throw formError('audio', 'required', language);
+  if (!audio || audio.length === 0) throw fieldError('audio', 'required', language);
   const parsed = FieldsSchema.safeParse(fields);
   if (!parsed.success)
     throw new AppError('validation_failed', { fields: fieldErrors(parsed.error, language) });

@@ -8,9 +8,10 @@ import { loadConfig } from '../../config.ts';
 import { openStorage } from '../../storage/index.ts';
 import type { Storage } from '../../storage/types.ts';
 import { json } from '../../test-support/app.ts';
-import { multipartBody } from '../../test-support/multipart.ts';
+import { multipartBody, multipartParts } from '../../test-support/multipart.ts';
 import { createFakeSynthesizer } from '../../test-support/speech.ts';
 import { FFMPEG_AVAILABLE, needsFfmpeg, recordWithFfmpeg } from '../../test-support/ffmpeg-audio.ts';
+import { hostileAudioCorpus } from '../../test-support/hostile-audio.ts';
 import { m4aOpusOf, mp3Of, oggOpusOf, tone, wavOf } from '../../test-support/voice-samples.ts';
 
 /**
@@ -218,11 +219,123 @@ describe('VU-2 refusals: the spec’s messages, nothing stored', () => {
     ]);
   });
 
-  it('refuses JSON (the upload is multipart) and anonymous callers', async () => {
+  it('E-2 refuses JSON or text with "send it as a form upload" (the upload is multipart), and anonymous callers', async () => {
     const res = await call(who, 'POST', '/api/upload/voice', { voice: 'x' });
     expect(res.statusCode).toBe(415);
+    expect(errorOf(res)).toEqual({
+      code: 'multipart_required',
+      message: ERROR_MESSAGES.es.multipart_required,
+    });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/upload/voice',
+      payload: 'voice',
+      headers: {
+        authorization: `Bearer ${who.token}`,
+        'content-type': 'text/plain',
+        'accept-language': 'en',
+      },
+    });
+    expect(text.statusCode).toBe(415);
+    expect(errorOf(text)).toEqual({
+      code: 'multipart_required',
+      message: ERROR_MESSAGES.en.multipart_required,
+    });
+    // A JSON route still asks for JSON.
+    const json415 = await app.inject({
+      method: 'POST',
+      url: '/message',
+      payload: '<message>hola</message>',
+      headers: {
+        authorization: `Bearer ${who.token}`,
+        'content-type': 'application/xml',
+        'accept-language': 'en',
+      },
+    });
+    expect(errorOf(json415)).toEqual({
+      code: 'unsupported_media_type',
+      message: ERROR_MESSAGES.en.unsupported_media_type,
+    });
     const anonymous = await app.inject({ method: 'POST', url: '/api/upload/voice' });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('VU-2 hostile audio (issue 11): each refused in es and en, nothing stored', () => {
+  it.each(['es', 'en'] as const)(
+    'refuses every file of the corpus with its status, code and message (%s)',
+    async (language) => {
+      const who = await register('enterprise');
+      const corpus = await hostileAudioCorpus();
+      const before = samplesOnDisk();
+      const answers: Record<string, unknown> = {};
+      const expected: Record<string, unknown> = {};
+      for (const entry of corpus) {
+        const res = await upload(who, entry.file, entry.data, { consent: 'true' }, language);
+        answers[entry.name] = { status: res.statusCode, ...errorOf(res) };
+        expected[entry.name] = { ...entry.upload, message: ERROR_MESSAGES[language][entry.upload.code] };
+      }
+      expect(answers).toEqual(expected);
+      expect(samplesOnDisk()).toBe(before);
+      const list = await call(who, 'GET', `/api/upload/voices/${who.id}`);
+      expect((json(list) as { voices: unknown[] }).voices).toEqual([]);
+    },
+    60_000,
+  );
+
+  it('VU-1 refuses two files ("one file") or too many fields, in es and en; nothing stored', async () => {
+    const who = await register('enterprise');
+    const wav = wavOf(tone({ f0: 200, seconds: 1.5, burstsPerSecond: 4 }), 16_000);
+    const before = samplesOnDisk();
+    const forms = [
+      {
+        parts: [
+          { field: 'consent', value: 'true' },
+          { field: 'voice', name: 'uno.wav', data: wav },
+          { field: 'voice', name: 'dos.wav', data: wav },
+        ],
+        error: { field: 'voice', code: 'oneFile' },
+      },
+      {
+        parts: [
+          ...Array.from({ length: 11 }, (_, i) => ({ field: `campo${i}`, value: 'x' })),
+          { field: 'consent', value: 'true' },
+          { field: 'voice', name: 'uno.wav', data: wav },
+        ],
+        error: { field: 'body', code: 'tooManyFields' },
+      },
+    ] as const;
+    for (const [language, form] of (['es', 'en'] as const).flatMap((l) =>
+      forms.map((f) => [l, f] as const),
+    )) {
+      const body = multipartParts([...form.parts]);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/upload/voice',
+        payload: body.payload,
+        headers: {
+          authorization: `Bearer ${who.token}`,
+          'content-type': body.contentType,
+          'accept-language': language,
+        },
+      });
+      expect(res.statusCode).toBe(400);
+      expect((json(res) as { error: { errors: unknown[] } }).error.errors).toEqual([
+        { ...form.error, message: FIELD_MESSAGES[language][form.error.code] },
+      ]);
+    }
+    expect(samplesOnDisk()).toBe(before);
+    const list = await call(who, 'GET', `/api/upload/voices/${who.id}`);
+    expect((json(list) as { voices: unknown[] }).voices).toEqual([]);
+  });
+
+  it('refuses an empty file as a missing field', async () => {
+    const who = await register('enterprise');
+    const res = await upload(who, 'vacia.wav', new Uint8Array(), { consent: 'true' }, 'en');
+    expect(res.statusCode).toBe(400);
+    expect((json(res) as { error: { errors: unknown[] } }).error.errors).toEqual([
+      { field: 'voice', code: 'required', message: FIELD_MESSAGES.en.required },
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../http/register-route.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
+import { fieldError } from '../../lib/validation.ts';
 import type { VoiceUploadsService } from './voice-uploads.service.ts';
 
 const DELETED = { es: 'Voz eliminada', en: 'Voice deleted' };
@@ -31,7 +32,7 @@ export async function registerVoiceUploadRoutes(
         const userId = request.userId ?? '';
         const language = languageFromHeader(request.headers['accept-language']);
         if (!request.isMultipart())
-          throw new AppError('unsupported_media_type', { detail: `${route.path} takes multipart/form-data` });
+          throw new AppError('multipart_required', { detail: `${route.path} takes multipart/form-data` });
         const result = await voiceUploads.withSlot(userId, async (limits) => {
           const maxBytes = Math.min(VOICE_UPLOAD_MAX_BYTES, limits.maxVoiceFileSize);
           const fields: Record<string, string> = {};
@@ -53,8 +54,9 @@ export async function registerVoiceUploadRoutes(
             const code = (error as { code?: string }).code;
             if (code === 'FST_REQ_FILE_TOO_LARGE')
               throw new AppError('voice_file_too_large', { detail: code });
-            if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-              throw new AppError('validation_failed', { detail: code });
+            if (code === 'FST_FILES_LIMIT') throw fieldError('voice', 'oneFile', language, code);
+            if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+              throw fieldError('body', 'tooManyFields', language, code);
             throw new AppError('validation_failed', { detail: `multipart: ${String(error)}` });
           }
           if (truncated) throw new AppError('voice_file_too_large', { detail: `over ${maxBytes} bytes` });
