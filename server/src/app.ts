@@ -200,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     clock,
     log: app.log,
   });
-  const users = createUsersService({ users: storage.users });
+  const users = createUsersService({ users: storage.users, customAvatars: storage.customAvatars });
   // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices.
   const voiceUploads = createVoiceUploadsService({
     users: storage.users,

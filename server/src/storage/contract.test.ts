@@ -314,6 +314,20 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect((await storage.users.findById('user-0001'))?.theme).toBe('dark');
       });
 
+      it('keeps User.avatar as the chosen avatar of the preferences (A-14)', async () => {
+        await storage.users.create(newUser(1));
+        const avatarOf = async () => (await storage.users.findById('user-0001'))?.avatar;
+        expect(await avatarOf()).toBeNull();
+        await storage.users.updatePreferences('user-0001', { avatar: 'witch' });
+        expect(await avatarOf()).toBe('witch');
+        await storage.users.updatePreferences('user-0001', { selectedAvatarId: 'elf', avatar: 'elf' });
+        expect(await avatarOf()).toBe('elf');
+        await storage.users.updatePreferences('user-0001', { voice: 'v' });
+        expect(await avatarOf()).toBe('elf');
+        await storage.users.updatePreferences('user-0001', { selectedAvatarId: null, avatar: null });
+        expect(await avatarOf()).toBeNull();
+      });
+
       it('keeps every field of concurrent preference patches', async () => {
         await storage.users.create(newUser(1));
         await Promise.all([

@@ -106,6 +106,10 @@ export function pickPreferencesPatch(patch: Partial<Preferences>): Partial<Prefe
 }
 
 /** Stored preferences are sparse (only what was saved); the rest are the defaults. */
+/** The avatar a user has chosen, as `User.avatar` mirrors it: the account's selection, else the device's. */
+export const chosenAvatar = (preferences: Preferences): string | null =>
+  preferences.selectedAvatarId ?? preferences.avatar;
+
 export function withDefaultPreferences(saved: Partial<Preferences> | null | undefined): Preferences {
   return { ...DEFAULT_PREFERENCES, ...pickPreferencesPatch(saved ?? {}) };
 }

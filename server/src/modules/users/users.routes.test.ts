@@ -47,19 +47,19 @@ describe('preferences', () => {
   });
 
   it('PUT merges what is given and returns the whole preferences', async () => {
-    const res = await put(ana, { avatar: 'luna', voice: 'es-female-1', personality: 'creative' });
+    const res = await put(ana, { avatar: 'witch', voice: 'es-female-1', personality: 'creative' });
     expect(res.statusCode).toBe(200);
     expect(prefsOf(res)).toEqual({
       ...DEFAULT_PREFERENCES,
-      avatar: 'luna',
+      avatar: 'witch',
       voice: 'es-female-1',
       personality: 'creative',
     });
-    const more = await put(ana, { selectedAvatarId: 'custom-1', defaultVoiceId: 'v-2', avatar: null });
+    const more = await put(ana, { selectedAvatarId: 'elf', defaultVoiceId: 'v-2', avatar: null });
     expect(prefsOf(more)).toMatchObject({
       avatar: null,
       voice: 'es-female-1',
-      selectedAvatarId: 'custom-1',
+      selectedAvatarId: 'elf',
       defaultVoiceId: 'v-2',
     });
     expect(prefsOf(await get(ana))).toEqual(prefsOf(more));
@@ -107,9 +107,93 @@ describe('preferences', () => {
     const anaBefore = prefsOf(await get(ana));
     expect(prefsOf(await get(bob))).toEqual(DEFAULT_PREFERENCES);
     expect(json(await onboarding(bob))).toEqual({ success: true, onboardingCompleted: false });
-    await put(bob, { avatar: 'bob-avatar', theme: 'light', onboardingCompleted: true });
+    await put(bob, { avatar: 'robot', theme: 'light', onboardingCompleted: true });
     expect(prefsOf(await get(ana))).toEqual(anaBefore);
     expect((await t.storage.users.findById(ana.user.id))?.theme).toBe('auto');
-    expect(prefsOf(await get(bob))).toMatchObject({ avatar: 'bob-avatar', theme: 'light' });
+    expect(prefsOf(await get(bob))).toMatchObject({ avatar: 'robot', theme: 'light' });
+  });
+});
+
+describe('the chosen avatar (SPEC A-14)', () => {
+  /** A custom avatar record of `owner`'s, as processing leaves it. */
+  async function customAvatar(owner: AuthSession, n: number, status: 'pending' | 'completed') {
+    const id = `avatar-0000000${n}-prefs`;
+    await t.storage.customAvatars.insert({
+      id,
+      userId: owner.user.id,
+      name: `Mío ${n}`,
+      description: '',
+      tags: [],
+      originalName: 'mio.glb',
+      originalSize: 1000,
+      createdAt: new Date().toISOString(),
+      startedAt: new Date().toISOString(),
+      estimatedMs: 5000,
+      status,
+      step: status === 'completed' ? 'stored' : 'queued',
+      progress: status === 'completed' ? 100 : 0,
+      uploadFile: status === 'completed' ? null : `${id}.upload.glb`,
+      modelFile: status === 'completed' ? `${id}.glb` : null,
+      processedSize: null,
+      compressionRatio: null,
+      rigMetadata: null,
+      animationConfig: null,
+      compatibility: null,
+      error: null,
+      completedAt: null,
+    });
+    return id;
+  }
+  const userAvatar = async (s: AuthSession) =>
+    (
+      json(await t.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(s) })) as {
+        user: { avatar: string | null };
+      }
+    ).user.avatar;
+
+  it('User.avatar follows the choice: a system character, the own ready avatar, then the default', async () => {
+    const carla = await register('prefs-carla@example.com');
+    expect(await userAvatar(carla)).toBeNull();
+    expect((await put(carla, { avatar: 'witch', selectedAvatarId: 'witch' })).statusCode).toBe(200);
+    expect(await userAvatar(carla)).toBe('witch');
+    const mine = await customAvatar(carla, 1, 'completed');
+    expect((await put(carla, { avatar: mine, selectedAvatarId: mine })).statusCode).toBe(200);
+    expect(await userAvatar(carla)).toBe(mine);
+    expect((await put(carla, { avatar: null, selectedAvatarId: null })).statusCode).toBe(200);
+    expect(await userAvatar(carla)).toBeNull();
+  });
+
+  it.each([
+    ['es', 'an unknown id', 'Elige uno de los personajes o uno de tus avatares ya listos'],
+    [
+      'en',
+      'an avatar still processing',
+      'Choose one of the characters or one of your own avatars that is ready',
+    ],
+    [
+      'en',
+      "another user's ready avatar",
+      'Choose one of the characters or one of your own avatars that is ready',
+    ],
+  ])('refuses (%s) %s as the avatar, changing nothing', async (language, kind, message) => {
+    const dani = await register(`prefs-dani-${kind.length}-${language}@example.com`);
+    await put(dani, { avatar: 'elf', selectedAvatarId: 'elf' });
+    const id =
+      kind === 'an unknown id'
+        ? 'luna'
+        : kind === 'an avatar still processing'
+          ? await customAvatar(dani, 2, 'pending')
+          : await customAvatar(ana, 3, 'completed');
+    const before = prefsOf(await get(dani));
+    const res = await put(dani, { avatar: id, selectedAvatarId: id, theme: 'light' }, language);
+    expect(res.statusCode).toBe(400);
+    const { error } = ApiErrorSchema.parse(json(res));
+    expect(error.code).toBe('validation_failed');
+    expect(error.errors).toEqual([
+      { field: 'avatar', code: 'avatarUnavailable', message },
+      { field: 'selectedAvatarId', code: 'avatarUnavailable', message },
+    ]);
+    expect(prefsOf(await get(dani))).toEqual(before);
+    expect(await userAvatar(dani)).toBe('elf');
   });
 });

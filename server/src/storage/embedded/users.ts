@@ -1,6 +1,7 @@
 import type { Preferences } from '@alma/protocol';
 import type Database from 'libsql';
 import {
+  chosenAvatar,
   newUserRecord,
   normalizeEmail,
   pickPreferencesPatch,
@@ -65,7 +66,11 @@ export function createUserRepository(db: Database.Database): UserRepository {
      WHERE id = @id`,
   );
   const preferencesOf = prepare(db, 'SELECT preferences FROM users WHERE id = @id');
-  const savePreferences = prepare(db, 'UPDATE users SET preferences = @preferences WHERE id = @id');
+  // `avatar` mirrors the chosen avatar of the preferences (User.avatar), written with them.
+  const savePreferences = prepare(
+    db,
+    'UPDATE users SET preferences = @preferences, avatar = @avatar WHERE id = @id',
+  );
 
   const updateAndRead = db.transaction((id: string, patch: UserPatch) => {
     const fields = pickUserPatch(patch);
@@ -96,8 +101,9 @@ export function createUserRepository(db: Database.Database): UserRepository {
     const saved = readSaved(id);
     if (saved === undefined) return null;
     const merged = { ...pickPreferencesPatch(saved), ...pickPreferencesPatch(patch) };
-    savePreferences.run({ id, preferences: JSON.stringify(merged) });
-    return withDefaultPreferences(merged);
+    const preferences = withDefaultPreferences(merged);
+    savePreferences.run({ id, preferences: JSON.stringify(merged), avatar: chosenAvatar(preferences) });
+    return preferences;
   });
 
   return {

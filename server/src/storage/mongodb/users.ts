@@ -1,6 +1,7 @@
 import type { Preferences } from '@alma/protocol';
 import type { Collection } from 'mongodb';
 import {
+  chosenAvatar,
   newUserRecord,
   normalizeEmail,
   pickPreferencesPatch,
@@ -69,7 +70,12 @@ export function createUserRepository(users: Collection<UserDocument>): UserRepos
         Object.keys(set).length === 0
           ? await users.findOne({ _id: id }, options)
           : await users.findOneAndUpdate({ _id: id }, { $set: set }, { ...options, returnDocument: 'after' });
-      return document === null ? null : withDefaultPreferences(document.preferences);
+      if (document === null) return null;
+      const preferences = withDefaultPreferences(document.preferences);
+      // `avatar` mirrors the chosen avatar of the preferences (User.avatar).
+      if (patch.avatar !== undefined || patch.selectedAvatarId !== undefined)
+        await users.updateOne({ _id: id }, { $set: { avatar: chosenAvatar(preferences) } });
+      return preferences;
     },
   };
 }
