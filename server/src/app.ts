@@ -35,6 +35,7 @@ import { hasFfmpeg } from './audio/index.ts';
 import { createOAuthClients } from './modules/oauth/oauth.providers.ts';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.ts';
 import { createOAuthService } from './modules/oauth/oauth.service.ts';
+import { createRedisFlowStore } from './modules/oauth/oauth.state.ts';
 import { registerVoiceNoteRoutes } from './modules/voice-notes/voice-notes.routes.ts';
 import { createAvatarUploadsService } from './modules/avatar-uploads/avatar-uploads.service.ts';
 import { registerAvatarUploadRoutes } from './modules/avatar-uploads/avatar-uploads.routes.ts';
@@ -131,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   app.addHook('onClose', () => scale.close());
 
   registerErrorHandler(app);
-  await registerSecurity(app, { corsOrigins: config.corsOrigins });
+  await registerSecurity(app, { corsOrigins: config.corsOrigins, redis: scale.redis });
   const userExists = async (id: string) => (await storage.users.findById(id)) !== null;
   await app.register(authPlugin, {
     secret: config.jwtSecret,
@@ -315,6 +316,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     adminEmails: config.adminEmails,
     newId,
     clock,
+    flows: scale.redis ? createRedisFlowStore({ redis: scale.redis, clock }) : undefined,
   });
 
   registerHealthRoutes(app, health);

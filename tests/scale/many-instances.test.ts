@@ -1,5 +1,6 @@
 import { ClientEvent, ServerEvent, routes, type AuthSession } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestProvider, type TestProvider } from '../../server/src/modules/oauth/test-provider.ts';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startCluster, type TestCluster } from '../fixtures/cluster.ts';
 import { connectClient, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
@@ -12,6 +13,9 @@ import { connectClient, type RecordedEvent, type TestClient } from '../fixtures/
 let cluster: TestCluster;
 let a: string;
 let b: string;
+let google!: TestProvider;
+/** Per address and route, per minute; counted in Redis once for both instances (M-2). */
+const AUTH_LIMIT = 4;
 const clients: TestClient[] = [];
 const connect = (url: string, token: string) => {
   const c = connectClient(url, token);
@@ -20,16 +24,22 @@ const connect = (url: string, token: string) => {
 };
 
 beforeAll(async () => {
-  cluster = await startCluster(2, {
+  google = await startTestProvider('google');
+  const provider = google;
+  // The provider redirects back to APP_URL: instance B, while flows start on A (M-3).
+  cluster = await startCluster(2, (urls) => ({
     REPLY_TOKEN_DELAY_MS: '5',
-    AUTH_RATE_LIMIT_MAX: '10000',
+    AUTH_RATE_LIMIT_MAX: String(AUTH_LIMIT),
     SPEECH_ENGINE: 'none',
-  });
+    APP_URL: urls[1] ?? '',
+    ...provider.env(urls[1] ?? ''),
+  }));
   [a, b] = cluster.instances.map((i) => i.url) as [string, string];
 }, 120_000);
 afterAll(async () => {
   for (const c of clients) c.close();
   await cluster?.stop();
+  await google?.close();
 });
 
 const of = (events: RecordedEvent[], event: string) => events.filter((e) => e.event === event);
@@ -100,5 +110,62 @@ describe('M-1 rooms span instances', () => {
       expect(kinds).toEqual(expect.arrayContaining(['created', 'renamed', 'deleted']));
       expect(c.problems).toEqual([]);
     }
+  });
+});
+
+describe('M-2 limits count across instances', () => {
+  it('M-2 the auth rate limit is reached at the same count as with one instance, wherever requests land', async () => {
+    let n = 0;
+    const login = async (url: string) => {
+      n += 1;
+      const res = await fetch(`${url}${routes.auth.login.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+        // A different unknown account each time: the per-account lockout is not what counts here.
+        body: JSON.stringify({ email: `nobody-${n}@example.com`, password: 'Wrong-password-1' }),
+      });
+      return { status: res.status, body: (await res.json()) as { error?: { code?: string } } };
+    };
+    // Alternating A, B, A, B: every one is counted once, in one window.
+    for (let i = 0; i < AUTH_LIMIT; i++) expect((await login(i % 2 === 0 ? a : b)).status).toBe(401);
+    for (const url of [a, b]) {
+      const refused = await login(url);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error?.code).toBe('rate_limited');
+    }
+  });
+});
+
+describe('M-3 sign-in through a provider across instances', () => {
+  it('M-3 an OAuth flow started on A completes on B (state and PKCE verifier in Redis)', async () => {
+    google.account = { subject: 'g-many-1', email: 'many@example.com', emailVerified: true, name: 'Muchas' };
+    const cookies = new Map<string, string>();
+    // A browser: cookies are per host, not per port, so the binding cookie A sets goes to B too.
+    const get = async (url: URL | string) => {
+      const target = new URL(url);
+      const toAlma = target.origin === a || target.origin === b;
+      const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await fetch(target, { redirect: 'manual', headers: toAlma && cookie ? { cookie } : {} });
+      await res.arrayBuffer();
+      if (toAlma) {
+        for (const line of res.headers.getSetCookie()) {
+          const [name = '', value = ''] = (line.split(';')[0] ?? '').split('=');
+          cookies.set(name, value);
+        }
+      }
+      expect(res.status).toBe(302);
+      return new URL(res.headers.get('location') ?? '', target);
+    };
+    const authorize = await get(`${a}/auth/google`);
+    const callback = await get(authorize);
+    expect(callback.origin).toBe(b);
+    const final = await get(callback);
+    const params = Object.fromEntries(final.searchParams);
+    expect(params.error).toBeUndefined();
+    const me = await apiClient(b, { token: params.token ?? '' })(routes.auth.me);
+    expect(me.user.email).toBe('many@example.com');
+    // The state was spent on B: replaying the callback on A is refused.
+    const replay = Object.fromEntries((await get(callback.href.replace(b, a))).searchParams);
+    expect(replay.error).toBe('oauth_failed');
   });
 });

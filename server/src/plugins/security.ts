@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { AppError } from '../lib/app-error.ts';
 
 /** True for an allowed cross-origin caller, or the server's own origin (same-origin requests). */
@@ -30,7 +31,14 @@ export const BASIS_WORKER_PATH = '/decoders/basis-worker.js';
 export const BASIS_WORKER_CSP =
   "default-src 'none'; script-src 'self' blob: 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'none'";
 
-export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins: string[] }): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  opts: {
+    corsOrigins: string[];
+    /** Counters shared by every instance (SPEC.md M-2); null: this process's memory. */
+    redis: Redis | null;
+  },
+): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -62,6 +70,9 @@ export async function registerSecurity(app: FastifyInstance, opts: { corsOrigins
   // Only routes that opt in (auth) are limited; see `authRateLimit`.
   await app.register(rateLimit, {
     global: false,
+    // With Redis the window is counted once for all instances; if Redis is away, requests pass
+    // (and /health says `redis` is down) rather than every sign-in failing.
+    ...(opts.redis ? { redis: opts.redis, nameSpace: 'alma:rate-limit:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new AppError('rate_limited', { retryAfterMs: context.ttl }), { statusCode: 429 }),
   });

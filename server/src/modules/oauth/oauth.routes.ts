@@ -39,7 +39,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoutesDeps)
           // One binding per browser, reused, so two tabs signing in at once do not undo each other.
           const binding = readBinding(request) ?? randomToken();
           try {
-            const location = oauth.start(provider, binding);
+            const location = await oauth.start(provider, binding);
             void reply.header('set-cookie', bindingCookie(binding, deps.secureCookie));
             return await redirect(reply, location);
           } catch (error) {

@@ -16,7 +16,7 @@ import {
   type UserRepository,
 } from '../../storage/types.ts';
 import { OAuthFlowError, type OAuthClient, type ProviderProfile } from './oauth.providers.ts';
-import { createFlowStore } from './oauth.state.ts';
+import { createFlowStore, type FlowStore } from './oauth.state.ts';
 
 export interface OAuthServiceDeps {
   /** Only the configured providers (SPEC.md O-1). */
@@ -32,6 +32,8 @@ export interface OAuthServiceDeps {
   adminEmails: readonly string[];
   newId: IdGenerator;
   clock: Clock;
+  /** Where flows wait for their callback; this process's memory unless given (Redis, M-3). */
+  flows?: FlowStore;
 }
 
 export interface CallbackParams {
@@ -53,7 +55,7 @@ export interface OAuthSignIn {
  */
 export function createOAuthService(deps: OAuthServiceDeps) {
   const { users, identities, clock } = deps;
-  const flows = createFlowStore({ clock });
+  const flows: FlowStore = deps.flows ?? createFlowStore({ clock });
 
   const clientFor = (provider: OAuthProvider): OAuthClient => {
     const client = deps.clients[provider];
@@ -159,9 +161,9 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     },
 
     /** The provider's authorization URL for a new flow bound to this browser (SPEC.md O-2). */
-    start(provider: OAuthProvider, binding: string): string {
+    async start(provider: OAuthProvider, binding: string): Promise<string> {
       const client = clientFor(provider);
-      const { state, codeChallenge } = flows.begin(provider, binding);
+      const { state, codeChallenge } = await flows.begin(provider, binding);
       const url = new URL(client.authorizeUrl);
       url.searchParams.set('response_type', 'code');
       url.searchParams.set('client_id', client.clientId);
@@ -183,7 +185,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       const client = clientFor(provider);
       // The state is checked (and spent) first, even when the provider reports an error.
       if (!params.state) throw new OAuthFlowError('state', 'callback without state');
-      const flow = flows.take(provider, params.state, binding);
+      const flow = await flows.take(provider, params.state, binding);
       if (!flow.ok) throw new OAuthFlowError('state', `state refused: ${flow.reason}`);
       if (params.error) {
         throw new OAuthFlowError(

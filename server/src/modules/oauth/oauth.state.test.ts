@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { FLOW_TTL_MS, createFlowStore, s256 } from './oauth.state.ts';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { FLOW_TTL_MS, createFlowStore, createRedisFlowStore, s256, type FlowStore } from './oauth.state.ts';
 
 describe('O-2 pending sign-ins', () => {
   const setup = (maxPending?: number) => {
@@ -54,5 +56,57 @@ describe('O-2 pending sign-ins', () => {
     for (let i = 0; i < 3; i++) flows.begin('google', 'b');
     expect(flows.size).toBe(3);
     expect(flows.take('google', first.state, 'b')).toEqual({ ok: false, reason: 'unknown' });
+  });
+});
+
+describe('M-3 pending sign-ins in Redis (REDIS_URL): the same rules, whichever instance takes the state', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startTestRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  const setup = () => {
+    let now = Date.parse('2025-03-01T10:00:00Z');
+    const clock = () => new Date(now);
+    // Two stores on one Redis stand for two instances.
+    const a: FlowStore = createRedisFlowStore({ redis, clock });
+    const b: FlowStore = createRedisFlowStore({ redis, clock });
+    return { a, b, advance: (ms: number) => (now += ms) };
+  };
+
+  it('M-3 O-2 a state begun on one instance is taken once on another, by the browser and provider that started it', async () => {
+    const { a, b } = setup();
+    const { state, codeVerifier, codeChallenge } = await a.begin('google', 'browser-a');
+    expect(codeChallenge).toBe(s256(codeVerifier));
+    expect(await b.take('google', state, 'browser-a')).toEqual({ ok: true, codeVerifier });
+    expect(await a.take('google', state, 'browser-a')).toEqual({ ok: false, reason: 'unknown' });
+
+    const other = await a.begin('google', 'browser-a');
+    expect(await b.take('google', other.state, 'browser-b')).toEqual({ ok: false, reason: 'browser' });
+    expect(await b.take('google', other.state, 'browser-a')).toEqual({ ok: false, reason: 'unknown' });
+    const noCookie = await a.begin('google', 'browser-a');
+    expect(await b.take('google', noCookie.state, undefined)).toEqual({ ok: false, reason: 'browser' });
+    const wrongProvider = await a.begin('google', 'browser-a');
+    expect(await b.take('github', wrongProvider.state, 'browser-a')).toEqual({
+      ok: false,
+      reason: 'provider',
+    });
+  });
+
+  it('M-3 O-2 a flow expires after 10 minutes; Redis drops the key itself', async () => {
+    const { a, b, advance } = setup();
+    const late = await a.begin('github', 'b');
+    advance(FLOW_TTL_MS);
+    expect(await b.take('github', late.state, 'b')).toEqual({ ok: false, reason: 'expired' });
+    const kept = await a.begin('github', 'b');
+    const ttl = await redis.pttl(`alma:oauth:flow:${kept.state}`);
+    expect(ttl).toBeGreaterThan(FLOW_TTL_MS);
+    expect(ttl).toBeLessThanOrEqual(FLOW_TTL_MS + 60_000);
   });
 });
