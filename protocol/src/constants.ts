@@ -16,7 +16,20 @@ export const DEFAULT_THEME: Theme = 'dark';
 export const PERSONALITIES = ['default', 'formal', 'creative', 'technical'] as const;
 export type Personality = (typeof PERSONALITIES)[number];
 
-export const EMOTIONS = ['happy', 'sad', 'angry', 'fearful', 'excited', 'calm', 'neutral'] as const;
+/**
+ * Spec §3 lists seven emotions; §1 and §9 have the avatar show "surprised" too, so the contract
+ * carries it and the server can send it (SPEC.md C-17).
+ */
+export const EMOTIONS = [
+  'happy',
+  'sad',
+  'angry',
+  'fearful',
+  'surprised',
+  'excited',
+  'calm',
+  'neutral',
+] as const;
 export type Emotion = (typeof EMOTIONS)[number];
 
 export const GESTURES = [
@@ -43,6 +56,8 @@ export const MOOD_BY_EMOTION = {
   sad: 'melancholic',
   angry: 'intense',
   fearful: 'tense',
+  // Not in spec §9's map: surprise is open attention, neither tense nor energetic (SPEC.md C-17).
+  surprised: 'curious',
   neutral: 'default',
   creative: 'artistic',
   technical: 'precise',

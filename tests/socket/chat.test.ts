@@ -112,6 +112,32 @@ describe('chat:send', () => {
     expect(final.reply.language).toBe('en');
   });
 
+  it('C-17 a surprised message gets a surprised reply: chat:emotion, avatar:intent, stored message, context', async () => {
+    const c = connect();
+    await c.connected();
+    const ack = await c.request(ClientEvent.chatSend, {
+      clientMessageId: 'surprised-1',
+      message: '¡No me digas! No me lo esperaba para nada',
+    });
+    if (!ack.ok) throw new Error(ack.error.message);
+    await c.waitForReplyEnd(ack.data.replyId);
+    const events = c.replyEvents(ack.data.replyId);
+    expect(events.find((e) => e.event === ServerEvent.chatEmotion)?.payload).toMatchObject({
+      emotion: 'surprised',
+      mood: 'curious',
+    });
+    expect(events.find((e) => e.event === ServerEvent.avatarIntent)?.payload).toMatchObject({
+      emotion: 'surprised',
+      gesture: 'surprise',
+    });
+    expect(c.problems).toEqual([]);
+    const call = apiClient(server.url, { token: user.token });
+    const page = await call(routes.chat.listMessages, { query: { sessionId: ack.data.sessionId } });
+    expect(page.items.at(-1)).toMatchObject({ role: 'assistant', emotion: 'surprised' });
+    const { sessions } = await call(routes.chat.listSessions, {});
+    expect(sessions.find((s) => s.sessionId === ack.data.sessionId)?.dominantEmotion).toBe('surprised');
+  });
+
   it('C-2 stores the same clientMessageId once and never replies twice', async () => {
     const c = connect();
     await c.connected();

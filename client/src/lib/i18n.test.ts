@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
-import { ERROR_MESSAGES, FIELD_MESSAGES } from '@alma/protocol';
+import { EMOTIONS, ERROR_MESSAGES, FIELD_MESSAGES } from '@alma/protocol';
 import es from '../locales/es.json';
 import en from '../locales/en.json';
 import { createI18n, toSupportedLanguage } from './i18n.ts';
@@ -27,6 +27,14 @@ describe('locales', () => {
     const enKeys = keys(en).sort();
     expect(esKeys.filter((k) => !enKeys.includes(k))).toEqual([]);
     expect(enKeys.filter((k) => !esKeys.includes(k))).toEqual([]);
+  });
+
+  it('names every emotion the server can send, "surprised" included (SPEC C-17)', () => {
+    expect(EMOTIONS).toContain('surprised');
+    for (const file of [es, en]) {
+      const names = file.emotions as Record<string, string>;
+      expect(EMOTIONS.filter((emotion) => !names[emotion])).toEqual([]);
+    }
   });
 
   it('has no empty texts', () => {

@@ -1,8 +1,8 @@
 import type { Emotion, Gesture, Language } from '@alma/protocol';
-import { compileLexicon, type CompiledLexicon, type ScoredEmotion } from './lexicon.ts';
+import { compileLexicon, type CompiledLexicon, type LexiconEntry, type ScoredEmotion } from './lexicon.ts';
 import { ENGLISH_LEXICON } from './lexicon.en.ts';
 import { SPANISH_LEXICON } from './lexicon.es.ts';
-import { matchesEntry, words } from './text.ts';
+import { fold, matchesEntry, words } from './text.ts';
 
 /**
  * Lexicon-based emotion analysis for es/en chat lines. No package covers emotions (only
@@ -31,6 +31,8 @@ const NEGATED: Record<ScoredEmotion, { emotion: ScoredEmotion; factor: number }>
   sad: { emotion: 'calm', factor: 0.3 },
   angry: { emotion: 'calm', factor: 0.3 },
   fearful: { emotion: 'calm', factor: 0.6 },
+  // "No me sorprende": what was expected leaves one composed.
+  surprised: { emotion: 'calm', factor: 0.6 },
 };
 
 const EMOJI: [RegExp, ScoredEmotion][] = [
@@ -40,7 +42,17 @@ const EMOJI: [RegExp, ScoredEmotion][] = [
   [/[😱😨😰😟😬]/gu, 'fearful'],
   [/[🎉🥳🤩🔥]/gu, 'excited'],
   [/[😌🧘🍵]/gu, 'calm'],
+  [/[😮😲😯🤯😳]/gu, 'surprised'],
 ];
+
+/**
+ * An echo question opening a message ("¿Perdona?", "Seriously?", "Sorry, what?", "¿Cómo que…?")
+ * or a question after "Wait"/"Hold on"/"Espera" is disbelief at what was just heard: surprise, whatever follows.
+ */
+const ECHO_QUESTION =
+  /^[\s¿¡]*(?:(?:perdona|seriously|really|en serio|(?:sorry,? )?what)\s*\?|como que\b|(?:wait|hold on|espera)\b[^?]*\?)/u;
+const ECHO_WEIGHT = 0.8;
+const QUESTION_SURPRISE_BOOST = 1.5;
 
 const INTENSIFIER_BOOST = 1.6;
 const NEGATION_WINDOW = 3;
@@ -48,7 +60,7 @@ const NEGATION_WINDOW = 3;
 const NEUTRAL_THRESHOLD = 0.5;
 
 function emptyScores(): Record<ScoredEmotion, number> {
-  return { happy: 0, sad: 0, angry: 0, fearful: 0, excited: 0, calm: 0 };
+  return { happy: 0, sad: 0, angry: 0, fearful: 0, surprised: 0, excited: 0, calm: 0 };
 }
 
 function isNegated(tokens: string[], index: number, lexicon: CompiledLexicon): boolean {
@@ -78,6 +90,29 @@ function score(
   }
 }
 
+/**
+ * Inflected forms the lexicon does not list: "scares", "wonderfully", "worried" → their base.
+ * Tried only when the word itself matches nothing, longest ending first.
+ */
+const ENDINGS: Record<Language, string[]> = {
+  en: ['fully', 'ness', 'ing', 'ily', 'ied', 'ies', 'ly', 'ed', 'es', 's', 'd'],
+  es: ['ísimos', 'isimos', 'isimas', 'isimo', 'isima', 'mente', 'itos', 'itas', 'ito', 'ita', 'es', 's'],
+};
+
+function findEntry(token: string, lexicon: CompiledLexicon, language: Language): LexiconEntry | undefined {
+  const direct = lexicon.words.find((e) => matchesEntry(token, e.pattern));
+  if (direct) return direct;
+  for (const ending of ENDINGS[language]) {
+    if (!token.endsWith(ending) || token.length - ending.length < 3) continue;
+    const base = token.slice(0, -ending.length);
+    const bases =
+      ending === 'ily' || ending === 'ied' || ending === 'ies' ? [`${base}y`] : [base, `${base}e`];
+    const entry = lexicon.words.find((e) => !e.pattern.endsWith('*') && bases.includes(e.pattern));
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
 export function analyzeEmotion(text: string, language: Language): EmotionResult {
   const lexicon = LEXICONS[language];
   const tokens = words(text);
@@ -95,12 +130,15 @@ export function analyzeEmotion(text: string, language: Language): EmotionResult 
   }
   tokens.forEach((token, index) => {
     if (consumed.has(index)) return;
-    const entry = lexicon.words.find((e) => matchesEntry(token, e.pattern));
+    const entry = findEntry(token, lexicon, language);
     if (entry) score(scores, tokens, index, entry.emotion, entry.weight, lexicon);
   });
   for (const [pattern, emotion] of EMOJI) {
     scores[emotion] += (text.match(pattern) ?? []).length * 0.8;
   }
+  if (ECHO_QUESTION.test(fold(text))) scores.surprised += ECHO_WEIGHT;
+  // Wonder asked as a question ("¡Guau! ¿Eso lo has hecho tú?") is surprise more than excitement.
+  if (text.includes('?') && scores.surprised > 0) scores.surprised *= QUESTION_SURPRISE_BOOST;
 
   // Exclamation marks and shouting raise arousal: joy turns into excitement, anger and fear grow.
   const exclamations = Math.min((text.match(/!/g) ?? []).length, 3);
@@ -108,7 +146,7 @@ export function analyzeEmotion(text: string, language: Language): EmotionResult 
   const arousal = exclamations * 0.35 + shouting * 0.3;
   if (arousal > 0) {
     if (scores.happy > 0) scores.excited += arousal;
-    for (const emotion of ['excited', 'angry', 'fearful', 'sad'] as const) {
+    for (const emotion of ['excited', 'surprised', 'angry', 'fearful', 'sad'] as const) {
       scores[emotion] *= 1 + arousal / 2;
     }
   }
@@ -195,6 +233,8 @@ export function chooseGesture(input: GestureInput): Gesture | null {
       return input.intensity >= 0.8 ? 'kneeling' : 'comforting';
     case 'angry':
       return input.intensity >= 0.6 ? 'angry' : 'shaking';
+    case 'surprised':
+      return 'surprise';
     case 'calm':
     case 'neutral':
       return null;

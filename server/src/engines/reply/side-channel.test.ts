@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTag, SideChannelParser, withSideChannel } from './side-channel.ts';
+import { parseTag, SIDE_CHANNEL_RULE, SideChannelParser, withSideChannel } from './side-channel.ts';
 import type { ReplyChunk } from './types.ts';
 
 /** Feeds the pieces one by one; returns what was shown, joined, and the tag read. */
@@ -46,6 +46,14 @@ describe('side channel tag parsing', () => {
     expect(parseTag('emotion=joyful;gesture=none')).toEqual({ emotion: null, gesture: null });
     expect(parseTag('emotion=happy;gesture=dance')).toEqual({ emotion: 'happy', gesture: undefined });
     expect(parseTag('emotion=happy')).toEqual({ emotion: 'happy', gesture: undefined });
+  });
+
+  it('carries "surprised", which the rule offers the model (SPEC C-17)', () => {
+    expect(SIDE_CHANNEL_RULE).toContain('surprised');
+    expect(parseTag('emotion=surprised;gesture=surprise')).toEqual({
+      emotion: 'surprised',
+      gesture: 'surprise',
+    });
   });
 
   it('removes a tag placed later in the reply too', () => {

@@ -18,8 +18,8 @@ export { VISEME_MORPHS } from '@alma/protocol';
 
 export { ARKIT_MORPHS } from '@alma/protocol';
 
-/** The emotions the avatar shows: spec §3 Emotions plus `surprised` of spec §4. */
-export type AvatarEmotion = Emotion | 'surprised';
+/** The emotions the avatar shows: the protocol's, `surprised` included (SPEC C-17). */
+export type AvatarEmotion = Emotion;
 
 export type RigType = 'humanoid' | 'mixamo' | 'custom';
 export type BasePose = 'T' | 'A' | 'unknown';
