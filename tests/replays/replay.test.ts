@@ -22,7 +22,7 @@ describe('socket replays', () => {
     expect(recordings.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(recordings)('%s replays to the same sequence', { timeout: 60_000 }, async (file) => {
+  it.each(recordings)('%s replays to the same sequence', { timeout: 180_000 }, async (file) => {
     const { scenario, lines } = readRecording(join(dir, file));
     // The scenario in the file is the one that was recorded; it must still be the declared one.
     expect(scenario).toEqual(SCENARIOS.find((s) => s.name === scenario.name));
