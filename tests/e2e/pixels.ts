@@ -24,8 +24,12 @@ export interface CanvasPixels {
 export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): Promise<CanvasPixels> {
   // The canvas is transparent over the stage's glow: a flat backing behind it for the moment of
   // the screenshot makes "differs from the corner" mean "the model" everywhere on the canvas.
+  // Controls drawn over the canvas (the stage's framing toggle) are not the model: hidden meanwhile.
+  const overlays = canvas.page().locator('[data-testid="stage-framing"]');
   await canvas.evaluate((el: HTMLElement) => (el.style.background = 'rgb(0, 0, 0)'));
+  await overlays.evaluateAll((els) => els.forEach((el) => ((el as HTMLElement).style.visibility = 'hidden')));
   const png = (await canvas.screenshot()).toString('base64');
+  await overlays.evaluateAll((els) => els.forEach((el) => ((el as HTMLElement).style.visibility = '')));
   await canvas.evaluate((el: HTMLElement) => (el.style.background = ''));
   return page.evaluate(
     async ({ b64, topShare }) => {

@@ -162,3 +162,89 @@ for (const compression of ['draco', 'meshopt'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+test('any model is framed from its bounds: tiny, huge and off-centre, facing away, a static mesh that sways (SPEC ST-2)', async ({
+  page,
+  request,
+}) => {
+  test.skip(
+    test.info().project.name !== 'desktop',
+    'the phone frames the same way (the portrait test below)',
+  );
+  test.setTimeout(400_000);
+  const models: [string, FigureOptions][] = [
+    ['Tiny Tim', { height: 0.2, texture: null }],
+    ['Huge Hugo', { height: 200, origin: 'centre', facing: -1, texture: null }],
+    ['Static Stan', { skinned: false, origin: [3, -1, 2], texture: null }],
+  ];
+  // Full body: the whole figure is what is framed here (the portrait is the next test's).
+  await page.addInitScript(() => localStorage.setItem('alma.stageFraming', 'full'));
+  for (const [name, options] of models) {
+    // One account per model: a free plan keeps two custom avatars.
+    const session = await registerViaApi(request);
+    const id = await uploadModel(request, session, await buildFigure(options), name);
+    const viewer = await showOnStage(page, request, session, id);
+    await expect(page.getByTestId('stage-framing')).toHaveAttribute('data-framing', 'full');
+    const pixels = await readCanvas(page, viewer.locator('canvas'));
+    // The whole figure stands in frame: tall, inside the canvas, horizontally centred.
+    expect(pixels.box, name).not.toBeNull();
+    const box = pixels.box!;
+    expect(box.height / pixels.height, name).toBeGreaterThan(0.55);
+    const where = `${name}: ${JSON.stringify({ box, width: pixels.width, height: pixels.height })}`;
+    expect(box.y, where).toBeGreaterThan(2);
+    expect(box.height / pixels.height, where).toBeLessThan(0.97);
+    expect(Math.abs(pixels.centreX - 0.5), name).toBeLessThan(0.12);
+    await shot(page, `stage-framed-${name.split(' ')[1]!.toLowerCase()}`);
+  }
+  // The static mesh cannot breathe: it sways as a whole (the frame changes over time).
+  await setOverrides(page, { still: false });
+  const canvas = page.getByTestId('avatar-viewer').locator('canvas');
+  const before = await readCanvas(page, canvas);
+  await page.waitForTimeout(1500);
+  const after = await readCanvas(page, canvas);
+  expect(Math.abs(before.centreX - after.centreX) + Math.abs(before.painted - after.painted)).toBeGreaterThan(
+    0,
+  );
+});
+
+test('the stage frames head and shoulders by default; full body is a toggle, remembered (SPEC ST-3)', async ({
+  page,
+  request,
+}) => {
+  // On a phone the canvas reads as painted edge to edge (the stage's backdrop shows through the
+  // element screenshot): the pixel reading here is the desktop's; the phone's layout is issue 12's
+  // phone item.
+  test.skip(test.info().project.name !== 'desktop', 'pixel framing read on the desktop layout');
+  const session = await registerViaApi(request);
+  await openChat(page, request, session, 'elf');
+  const viewer = await readyViewer(page);
+  await setOverrides(page, { still: true });
+  const toggle = page.getByTestId('stage-framing');
+  await expect(toggle).toHaveAttribute('data-framing', 'portrait');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await page.waitForTimeout(800);
+  const portrait = await readCanvas(page, viewer.locator('canvas'));
+  await shot(page, 'stage-portrait');
+  // Head and shoulders: the figure runs off the bottom of the frame, its head near the top.
+  expect(portrait.box).not.toBeNull();
+  expect(portrait.box!.y + portrait.box!.height).toBeGreaterThanOrEqual(portrait.height - 2);
+  // …and the top of the head is in frame, not cut.
+  expect(portrait.box!.y, JSON.stringify(portrait.box)).toBeGreaterThan(2);
+  expect(portrait.box!.y).toBeLessThan(portrait.height * 0.15);
+  // By keyboard: full body, the whole figure in frame.
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('data-framing', 'full');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.waitForTimeout(2000);
+  const full = await readCanvas(page, viewer.locator('canvas'));
+  await shot(page, 'stage-full-body');
+  expect(full.box!.y).toBeGreaterThan(2);
+  expect(full.box!.height / full.height, JSON.stringify(full)).toBeLessThan(0.97);
+  // The figure is smaller in full body: the head is much wider in the portrait.
+  expect(portrait.painted).toBeGreaterThan(full.painted * 1.5);
+  // Remembered after a reload.
+  await page.reload();
+  await readyViewer(page);
+  await expect(page.getByTestId('stage-framing')).toHaveAttribute('data-framing', 'full');
+});

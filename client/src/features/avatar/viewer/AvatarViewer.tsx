@@ -1,7 +1,6 @@
 import {
   useEffect,
   useEffectEvent,
-  useImperativeHandle,
   useReducer,
   useRef,
   useState,
@@ -9,10 +8,9 @@ import {
   type Ref,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import type { Group, Object3D, WebGLRenderer } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { DEFAULT_MODEL_SCALE, DEFAULT_MODEL_Y_OFFSET, type Gesture } from '@alma/protocol';
+import { Canvas } from '@react-three/fiber';
+import type { Object3D, WebGLRenderer } from 'three';
+import type { Gesture } from '@alma/protocol';
 import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import {
@@ -23,8 +21,16 @@ import {
 } from '../engine/index.ts';
 import { dispatchModelError } from '../model.ts';
 import { registerDebugAvatar } from './debug.ts';
+import { placeModel, type FramingMode, type Placement } from './framing.ts';
 import { loadModel } from './load-model.ts';
-import { classifyLoadError, contextRegistry, initialViewerState, viewerReducer } from './state.ts';
+import { ModelStage } from './ModelStage.tsx';
+import {
+  ViewerLoadError,
+  classifyLoadError,
+  contextRegistry,
+  initialViewerState,
+  viewerReducer,
+} from './state.ts';
 import { useDocumentVisible, useViewerProfile, type ViewerProfile } from './use-viewer-profile.ts';
 import '../avatar.css';
 
@@ -59,11 +65,13 @@ export interface AvatarViewerProps {
   /** Raise the model-load error event (spec §4) on failure: the chosen avatar's viewer does. */
   reportErrors?: boolean;
   className?: string;
+  /**
+   * The chat stage's framing (SPEC ST-3): head and shoulders or full body, the camera following
+   * speech and gestures. Without it the model is shown whole and zooms freely (previews).
+   */
+  framing?: FramingMode;
 }
 
-/** Where the camera looks: the upper body of a model placed with spec §9's scale and offset. */
-const CAMERA_POSITION = [0, 0.45, 2.7] as const;
-const CAMERA_TARGET = [0, 0.3, 0] as const;
 /** How long a lost context may take to come back before the advice replaces the notice. */
 const CONTEXT_RESTORE_WAIT_MS = 4000;
 
@@ -134,6 +142,7 @@ function LiveViewer({
   handleRef,
   reportErrors,
   className,
+  framing,
   style,
   profile,
   attempt,
@@ -148,7 +157,8 @@ function LiveViewer({
 }) {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(viewerReducer, initialViewerState);
-  const [scene, setScene] = useState<Object3D | null>(null);
+  const [model, setModel] = useState<{ scene: Object3D; placement: Placement } | null>(null);
+  const scene = model?.scene ?? null;
   const animatorRef = useRef<AvatarAnimator | null>(null);
   // The canvas's renderer, for the loader (KTX2 textures are transcoded for its GPU).
   const [renderer] = useState(() => {
@@ -167,7 +177,13 @@ function LiveViewer({
     loadModel(modelUrl, { signal: controller.signal, renderer: renderer.promise })
       .then(({ scene: loaded }) => {
         if (controller.signal.aborted) return disposeObject(loaded);
-        setScene(loaded);
+        // Never "ready" while showing nothing (SPEC ST-2): a model with no visible extent fails.
+        const placement = placeModel(loaded);
+        if (!placement) {
+          disposeObject(loaded);
+          throw new ViewerLoadError('empty');
+        }
+        setModel({ scene: loaded, placement });
         dispatch({ type: 'loaded' });
       })
       .catch((error: unknown) => {
@@ -241,7 +257,7 @@ function LiveViewer({
         frameloop={frameloop}
         dpr={profile.dpr}
         shadows={profile.shadows}
-        camera={{ fov: 35, near: 0.05, far: 50, position: [...CAMERA_POSITION] }}
+        camera={{ fov: 35, near: 0.05, far: 50 }}
         gl={{ antialias: profile.antialias, alpha: true, powerPreference: 'default' }}
         aria-label={label}
         role="img"
@@ -256,13 +272,17 @@ function LiveViewer({
         }}
       >
         <Lights shadows={profile.shadows} />
-        {scene ? (
-          <Stage
-            scene={scene}
+        {model ? (
+          <ModelStage
+            scene={model.scene}
+            placement={model.placement}
             animatorRef={animatorRef}
             zoom={profile.zoom}
             shadows={profile.shadows}
             handleRef={handleRef}
+            framing={framing}
+            speaking={!!speaking}
+            gesture={gesture ?? null}
           />
         ) : null}
       </Canvas>
@@ -310,86 +330,6 @@ function Lights({ shadows }: { shadows: boolean }) {
         shadow-mapSize-height={1024}
       />
       <directionalLight position={[-2.5, 1.5, -2]} intensity={1.1} color="#9fb8ff" />
-    </>
-  );
-}
-
-function Stage({
-  scene,
-  animatorRef,
-  zoom,
-  shadows,
-  handleRef,
-}: {
-  scene: Object3D;
-  animatorRef: { current: AvatarAnimator | null };
-  zoom: { min: number; max: number };
-  shadows: boolean;
-  handleRef?: Ref<AvatarViewerHandle>;
-}) {
-  const camera = useThree((s) => s.camera);
-  const domElement = useThree((s) => s.gl.domElement);
-  const turn = useRef<Group>(null);
-  const controlsRef = useRef<OrbitControls | null>(null);
-
-  useEffect(() => {
-    const controls = new OrbitControls(camera, domElement);
-    controls.enablePan = false;
-    controls.enableDamping = true;
-    controls.minDistance = zoom.min;
-    controls.maxDistance = zoom.max;
-    controls.target.set(...CAMERA_TARGET);
-    controls.update();
-    controlsRef.current = controls;
-    return () => {
-      controlsRef.current = null;
-      controls.dispose();
-    };
-  }, [camera, domElement, zoom.min, zoom.max]);
-
-  useEffect(() => {
-    scene.traverse((node) => {
-      node.castShadow = shadows;
-      // Skinned meshes move outside their bind-pose bounds; culling them would blank frames.
-      node.frustumCulled = false;
-    });
-  }, [scene, shadows]);
-
-  useImperativeHandle(
-    handleRef,
-    () => ({
-      resetView() {
-        camera.position.set(...CAMERA_POSITION);
-        controlsRef.current?.target.set(...CAMERA_TARGET);
-        controlsRef.current?.update();
-        if (turn.current) turn.current.rotation.y = 0;
-      },
-      rotate(degrees) {
-        if (turn.current) turn.current.rotation.y += (degrees * Math.PI) / 180;
-      },
-    }),
-    [camera],
-  );
-
-  // Per frame: the engine poses the model, the controls ease. No React state changes here.
-  useFrame(() => {
-    animatorRef.current?.update(performance.now());
-    controlsRef.current?.update();
-  });
-
-  return (
-    <>
-      <group ref={turn}>
-        <group scale={DEFAULT_MODEL_SCALE} position={[0, DEFAULT_MODEL_Y_OFFSET, 0]}>
-          <primitive object={scene} />
-        </group>
-      </group>
-      {shadows ? (
-        <mesh rotation={[-Math.PI / 2, 0, 0]} position={[0, DEFAULT_MODEL_Y_OFFSET, 0]} receiveShadow>
-          <circleGeometry args={[1.2, 48]} />
-          <shadowMaterial opacity={0.25} />
-        </mesh>
-      ) : null}
     </>
   );
 }

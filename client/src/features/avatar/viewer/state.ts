@@ -15,6 +15,7 @@ export const VIEWER_ERROR_CODES = [
   'invalidUrl',
   'noToken',
   'timeout',
+  'empty',
   'generic',
 ] as const;
 export type ViewerErrorCode = (typeof VIEWER_ERROR_CODES)[number];
