@@ -20,23 +20,31 @@ const SPANISH_WORDS = wordSet(`
   ayer manana bien mal si tambien porque cuando donde quien nada algo todo mucho poco ahora siento
   quiero puedo hace tiempo vale claro genial triste feliz cansado cansada chao hasta luego pues
   entonces nos vemos sabes puedes ella ellos y le lo se te al mas otra otro vez tal oye sobre examen
+  ya oyes vuelto vuelta he han hemos perfecto aburro estado cuentame chiste dime recomiendas recomienda
+  recomiendame alguna algun libro pelicula serie cancion quieres vamos tambien aqui alli eso esto
+  cual cuales gusta encanta ayuda ayudame necesito sera seria mejor peor perdona disculpa verdad
 `);
 const ENGLISH_WORDS = wordSet(`
   hi hello hey thanks thank you bye goodbye good morning night evening how what who where when why the
   and is are am i'm im i my your you're name it it's this that with for of to in on at but very really
   have has don't do does not today yesterday tomorrow fine well yes feel feeling want can can't
-  weather sad happy tired great see later so just about there they we he she was were be been will
-  would lot again
+  weather sad happy tired great see later so just about there they we she was were be been will
+  would lot again tell joke recommend any book movie song could please help back doing what's
+  something anything got back hear okay perfect anyway hug big
 `);
 
-const SPANISH_MARKS = /[ñ¿¡áéíóúü]/i;
+const SPANISH_MARKS = /[ñáéíóúü]/i;
+/** Opening ¿ and ¡ exist only in Spanish: decisive on their own (issue 11: "Ya he vuelto. ¿Me oyes?"). */
+const SPANISH_OPENERS = /[¿¡]/;
 
-/** Below this many letters franc's vote is ignored. */
+/** Below this many letters franc's vote is ignored; below FRANC_FULL_LETTERS it counts half. */
 const FRANC_MIN_LETTERS = 12;
+const FRANC_FULL_LETTERS = 30;
 
 export function detectLanguage(text: string, fallback: Language): Language {
   let score = 0; // > 0 Spanish, < 0 English
   if (SPANISH_MARKS.test(text)) score += 2;
+  if (SPANISH_OPENERS.test(text)) score += 3;
   const tokens = words(text);
   for (const token of tokens) {
     if (SPANISH_WORDS.has(token)) score += 1;
@@ -48,8 +56,10 @@ export function detectLanguage(text: string, fallback: Language): Language {
     const guess = franc(text, { only: ['spa', 'eng'], minLength: 1 });
     // Worth two common words: strong on sentences, but the word lists catch short English lines
     // that franc reads as Spanish.
-    if (guess === 'spa') score += 2;
-    if (guess === 'eng') score -= 2;
+    // Trigrams on a short line are a weak signal: one common word's worth.
+    const weight = letters >= FRANC_FULL_LETTERS ? 2 : 1;
+    if (guess === 'spa') score += weight;
+    if (guess === 'eng') score -= weight;
   }
 
   if (score > 0) return 'es';
