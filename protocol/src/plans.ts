@@ -16,18 +16,21 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
-export interface PlanLimits {
-  maxCustomAvatars: number;
-  maxCustomVoices: number;
-  maxAvatarFileSize: number;
-  maxVoiceFileSize: number;
-  maxTotalStorage: number;
-  maxConcurrentUploads: number;
-  maxProcessingTime: number;
-  messages: number | null;
-  voiceMinutes: number | null;
-  features: Feature[];
-}
+/** What a plan allows (spec §3, §9); `null` caps are unlimited. */
+export const PlanLimitsSchema = z.object({
+  maxCustomAvatars: z.number().int(),
+  maxCustomVoices: z.number().int(),
+  maxAvatarFileSize: z.number().int(),
+  maxVoiceFileSize: z.number().int(),
+  maxTotalStorage: z.number().int(),
+  maxConcurrentUploads: z.number().int(),
+  maxProcessingTime: z.number().int(),
+  /** null: unlimited (spec: "may be infinite"; JSON has no Infinity). */
+  messages: z.number().int().nullable(),
+  voiceMinutes: z.number().nullable(),
+  features: z.array(z.enum(FEATURES)),
+});
+export type PlanLimits = z.infer<typeof PlanLimitsSchema>;
 
 const MB = 1024 * 1024;
 
@@ -111,20 +114,6 @@ export const USAGE_DANGER_RATIO = 0.9;
 export const NEAR_LIMIT_RATIO = 0.8;
 /** The client caches subscription limits this long (spec §9). */
 export const LIMITS_CACHE_MS = 5 * 60 * 1000;
-
-export const PlanLimitsSchema = z.object({
-  maxCustomAvatars: z.number().int(),
-  maxCustomVoices: z.number().int(),
-  maxAvatarFileSize: z.number().int(),
-  maxVoiceFileSize: z.number().int(),
-  maxTotalStorage: z.number().int(),
-  maxConcurrentUploads: z.number().int(),
-  maxProcessingTime: z.number().int(),
-  /** null: unlimited (spec: "may be infinite"; JSON has no Infinity). */
-  messages: z.number().int().nullable(),
-  voiceMinutes: z.number().nullable(),
-  features: z.array(z.enum(FEATURES)),
-});
 
 export const UsageSchema = z.object({
   messagesThisMonth: z.number().int().nonnegative(),
