@@ -3,18 +3,9 @@ export { loadConfig, ConfigError, type Config } from './config.ts';
 export { startServer, type RunningServer } from './server.ts';
 export { openStorage } from './storage/index.ts';
 export type { Storage } from './storage/types.ts';
-export { createFakeSynthesizer, type FakeSynthesizerOptions } from './test-support/speech.ts';
 export type { SpeechSynthesizer } from './engines/speech/types.ts';
 export { createSpeechSynthesizer } from './engines/speech/select.ts';
 export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';
-export {
-  REAL_WORLD_VARIANTS,
-  TEST_MODELS,
-  buildRiggedModel,
-  malformedGlb,
-  notGlb,
-} from './test-support/glb-models.ts';
-export { HOSTILE_MODELS, outOfRangeIndices, rawGlb, sparseBomb } from './test-support/hostile-glb.ts';
 export { processModel } from './avatars/processing/pipeline.ts';
 export {
   CAPABILITY_LABELS,

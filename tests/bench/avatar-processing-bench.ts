@@ -10,7 +10,8 @@
  * Figures and ratios are printed; no thresholds. BENCH_RUNS (default 3) runs per size.
  */
 import { VISEME_MORPHS } from '@alma/protocol';
-import { buildRiggedModel, processModel } from '@alma/server';
+import { processModel } from '@alma/server';
+import { buildRiggedModel } from '@alma/server/test-support';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 3;

@@ -1,4 +1,5 @@
-import { buildRiggedModel, processModel, TEST_MODELS } from '@alma/server';
+import { processModel } from '@alma/server';
+import { buildRiggedModel, TEST_MODELS } from '@alma/server/test-support';
 import { VISEME_MORPHS } from '@alma/protocol';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerEvent, routes, type CustomAvatar } from '@alma/protocol';
-import { TEST_MODELS } from '@alma/server';
+import { TEST_MODELS } from '@alma/server/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';

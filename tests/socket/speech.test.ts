@@ -1,5 +1,6 @@
 import { ClientEvent, ServerEvent, routes, type AuthSession, type ChatReply } from '@alma/protocol';
-import { createFakeSynthesizer, type SpeechSynthesizer } from '@alma/server';
+import type { SpeechSynthesizer } from '@alma/server';
+import { createFakeSynthesizer } from '@alma/server/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, HttpError, registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
