@@ -17,9 +17,12 @@ import { createUserRepository, type UserDocument } from './users.ts';
 async function createIndexes(db: Db): Promise<void> {
   await Promise.all([
     db.collection<UserDocument>('users').createIndex({ email: 1 }, { unique: true }),
-    db
-      .collection<RefreshTokenDocument>('refreshTokens')
-      .createIndexes([{ key: { familyId: 1 } }, { key: { userId: 1 } }]),
+    db.collection<RefreshTokenDocument>('refreshTokens').createIndexes([
+      { key: { familyId: 1 } },
+      { key: { userId: 1 } },
+      // MongoDB removes a token once it has expired (TTL index; expiresAt is an ISO string).
+      { key: { purgeAt: 1 }, expireAfterSeconds: 0 },
+    ]),
     db.collection<SessionDocument>('sessions').createIndex({ userId: 1, updatedAt: -1, _id: -1 }),
     db.collection<MessageDocument>('messages').createIndexes([
       // A retried send is stored once (SPEC.md C-2); replies carry no client id and are not limited.
@@ -34,7 +37,11 @@ async function createIndexes(db: Db): Promise<void> {
       { key: { replyTo: 1 } },
     ]),
     // Serves revoking a user's unused links of one kind.
-    db.collection<OneTimeTokenDocument>('oneTimeTokens').createIndex({ userId: 1, kind: 1 }),
+    db.collection<OneTimeTokenDocument>('oneTimeTokens').createIndexes([
+      { key: { userId: 1, kind: 1 } },
+      // Expired reset and verification links are removed by MongoDB itself (TTL index).
+      { key: { purgeAt: 1 }, expireAfterSeconds: 0 },
+    ]),
     db
       .collection<IdentityDocument>('identities')
       .createIndexes([

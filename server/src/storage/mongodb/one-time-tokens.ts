@@ -2,7 +2,8 @@ import type { Collection } from 'mongodb';
 import { pickOneTimeToken } from '../shared.ts';
 import type { OneTimeTokenRecord, OneTimeTokenRepository } from '../types.ts';
 
-export type OneTimeTokenDocument = Omit<OneTimeTokenRecord, 'tokenHash'> & { _id: string };
+/** `purgeAt`: expiresAt as a BSON date, for the TTL index that removes expired links. */
+export type OneTimeTokenDocument = Omit<OneTimeTokenRecord, 'tokenHash'> & { _id: string; purgeAt?: Date };
 
 export function createOneTimeTokenRepository(
   tokens: Collection<OneTimeTokenDocument>,
@@ -10,7 +11,7 @@ export function createOneTimeTokenRepository(
   return {
     async insert(record) {
       const { tokenHash, ...rest } = pickOneTimeToken(record);
-      await tokens.insertOne({ _id: tokenHash, ...rest });
+      await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
     },
     async consume(tokenHash, kind, now) {
       // The `usedAt: null` filter makes a link single-use: the document matches once. Times are

@@ -2,7 +2,8 @@ import type { Collection } from 'mongodb';
 import { pickRefreshToken } from '../shared.ts';
 import type { RefreshTokenRecord, RefreshTokenRepository } from '../types.ts';
 
-export type RefreshTokenDocument = Omit<RefreshTokenRecord, 'tokenHash'> & { _id: string };
+/** `purgeAt`: expiresAt as a BSON date, for the TTL index that removes expired tokens. */
+export type RefreshTokenDocument = Omit<RefreshTokenRecord, 'tokenHash'> & { _id: string; purgeAt?: Date };
 
 export function createRefreshTokenRepository(
   tokens: Collection<RefreshTokenDocument>,
@@ -10,7 +11,7 @@ export function createRefreshTokenRepository(
   return {
     async insert(record) {
       const { tokenHash, ...rest } = pickRefreshToken(record);
-      await tokens.insertOne({ _id: tokenHash, ...rest });
+      await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
     },
     async findByHash(tokenHash) {
       const document = await tokens.findOne({ _id: tokenHash });
