@@ -98,6 +98,11 @@ export const CompatibilityReportSchema = z.object({
   removedAnimations: z.number().int().nonnegative().optional(),
   /** Extensions the client ignores, dropped by processing. */
   droppedExtensions: z.array(z.string()).optional(),
+  /**
+   * Extensions the stored model uses, every one the client loads (`KHR_texture_basisu` kept as
+   * it came, `EXT_meshopt_compression` from processing); for the check, those of the file sent.
+   */
+  extensions: z.array(z.string()).optional(),
 });
 export type CompatibilityReport = z.infer<typeof CompatibilityReportSchema>;
 

@@ -169,6 +169,18 @@ describe('what the client loads, repairs, never bigger (AU-12)', () => {
     if (result.compressionRatio === 1) expect(Buffer.compare(result.model, input)).toBe(0);
   });
 
+  it('says in the report which extensions the stored model keeps, exactly those it uses', async () => {
+    for (const { result } of Object.values(variants)) {
+      const used = (await reader.readBinary(result.model))
+        .getRoot()
+        .listExtensionsUsed()
+        .map((e) => e.extensionName)
+        .sort();
+      expect(result.analysis.report.extensions).toEqual(used);
+    }
+    expect(variants.texturedKtx2.result.analysis.report.extensions).toContain('KHR_texture_basisu');
+  });
+
   it('accepts KTX2 (Basis) textures and keeps them KTX2, with their extension required', async () => {
     const doc = await reader.readBinary(variants.texturedKtx2.result.model);
     expect(doc.getRoot().listTextures()[0]?.getMimeType()).toBe('image/ktx2');

@@ -95,6 +95,7 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
       validation.errors ? validatorFindings(validation) : [],
     );
   }
+  const arrivedWith = extensionsOf(doc);
   const compressed = doc
     .getRoot()
     .listExtensionsUsed()
@@ -126,16 +127,16 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
     droppedExtensions: preflight.summary.extensionsDropped,
   });
   onStep?.('analysing', STEP_PROGRESS.analysing);
-  const result = (model: Uint8Array): ProcessingResult => ({
+  const result = (model: Uint8Array, extensions: string[]): ProcessingResult => ({
     model,
     originalSize: bytes.byteLength,
     processedSize: model.byteLength,
     compressionRatio: Math.round((model.byteLength / bytes.byteLength) * 1000) / 1000,
     inspection,
-    analysis,
+    analysis: { ...analysis, report: { ...analysis.report, extensions } },
     validation: { errors: validation.errors, warnings: validation.warnings },
   });
-  if (analyseOnly) return result(bytes);
+  if (analyseOnly) return result(bytes, arrivedWith);
 
   await optimiseDocument(doc, signal);
   const optimised = await io.writeBinary(doc);
@@ -145,8 +146,18 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
   // optimising gains nothing (an already meshopt-compressed model, say).
   const untouched =
     !Object.keys(repaired).length && !removedAnimations && !preflight.summary.extensionsDropped.length;
-  return result(untouched && optimised.byteLength >= bytes.byteLength ? bytes : optimised);
+  return untouched && optimised.byteLength >= bytes.byteLength
+    ? result(bytes, arrivedWith)
+    : result(optimised, extensionsOf(doc));
 }
+
+/** The extensions a document uses, sorted: what the report says the stored model keeps. */
+const extensionsOf = (doc: Document): string[] =>
+  doc
+    .getRoot()
+    .listExtensionsUsed()
+    .map((e) => e.extensionName)
+    .sort();
 
 function refused(validation: ValidationSummary, codes?: string[]): ProcessingError {
   const shown = validation.byCode.filter((i) => !codes || codes.includes(i.code));

@@ -1,9 +1,24 @@
 import { useTranslation } from 'react-i18next';
-import type { CompatibilityReport as Report } from '@alma/protocol';
+import { gltfIssueText, type CompatibilityReport as Report } from '@alma/protocol';
 
-/** What a custom avatar can do, from its processing report (SPEC.md AU-3): score, works, missing. */
+/**
+ * What a custom avatar can do, from its processing report (SPEC.md AU-3): score, works, missing;
+ * then what processing did to it (AU-12): what it repaired, animations removed, extensions kept.
+ */
 export function CompatibilityReport({ report }: { report: Report }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'en' ? 'en' : 'es';
+  const notes = [
+    ...(report.repaired ?? []).map((r) =>
+      t('avatarUpload.repaired', { what: gltfIssueText(language, r.code) ?? r.code, count: r.count }),
+    ),
+    ...(report.removedAnimations
+      ? [t('avatarUpload.animationsRemoved', { count: report.removedAnimations })]
+      : []),
+    ...(report.extensions?.length
+      ? [t('avatarUpload.extensionsKept', { names: report.extensions.join(', ') })]
+      : []),
+  ];
   return (
     <div className="compat">
       <p className="compat__score">
@@ -27,6 +42,13 @@ export function CompatibilityReport({ report }: { report: Report }) {
           </li>
         ))}
       </ul>
+      {notes.length ? (
+        <ul className="compat__notes" aria-label={t('avatarUpload.processingLabel')}>
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }
