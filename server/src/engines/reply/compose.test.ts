@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { SPANISH_PHRASES } from './phrases.es.ts';
+import { ENGLISH_PHRASES } from './phrases.en.ts';
 import { PERSONALITIES, type Language, type Message, type Personality } from '@alma/protocol';
 import { detectLanguage } from '../analysis/language.ts';
 import { composeReply, type ComposedReply } from './compose.ts';
@@ -218,5 +220,29 @@ describe('composeReply', () => {
     it('shakes its head at what it cannot do', () => {
       expect(reply('What is the weather in Paris?', 'en').gesture).toBe('shaking');
     });
+  });
+});
+
+describe('common requests (issue 11)', () => {
+  const reply = (text: string, language: 'es' | 'en') =>
+    composeReply({ text, language, personality: 'default', history: [] });
+
+  it.each([
+    ['es', 'Cuéntame un chiste', SPANISH_PHRASES.jokes],
+    ['es', '¿Me cuentas un chiste?', SPANISH_PHRASES.jokes],
+    ['en', 'Tell me a joke', ENGLISH_PHRASES.jokes],
+    ['en', 'Make me laugh', ENGLISH_PHRASES.jokes],
+    ['es', '¿Me recomiendas un libro?', SPANISH_PHRASES.recommendations],
+    ['es', 'Recomiéndame una película', SPANISH_PHRASES.recommendations],
+    ['en', 'Can you recommend a book?', ENGLISH_PHRASES.recommendations],
+    ['en', 'What should I watch tonight?', ENGLISH_PHRASES.recommendations],
+  ] as const)('%s %j gets one from its pool', (language, text, pool) => {
+    expect(pool).toContain(reply(text, language).text);
+  });
+
+  it('a joke comes with a laugh, never "Qué interesante"', () => {
+    const joke = reply('Cuéntame un chiste', 'es');
+    expect(joke.gesture).toBe('laughing');
+    expect(joke.text).not.toMatch(/interesante/i);
   });
 });

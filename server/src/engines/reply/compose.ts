@@ -33,6 +33,7 @@ type Lead =
   | 'rememberMe'
   | 'nameIntro'
   | 'identity'
+  | 'request'
   | 'farewell'
   | 'feeling'
   | 'thanks'
@@ -48,6 +49,7 @@ function leadOf(u: Understanding): Lead {
   if (u.rememberMe) return 'rememberMe';
   if (u.name) return 'nameIntro';
   if (u.askIdentity || u.askAbilities) return 'identity';
+  if (u.request) return 'request';
   if (u.farewell) return 'farewell';
   // "jajaja" reads as happy to the lexicon, but it is a laugh, not news to celebrate.
   if (u.feeling && !(u.laugh && u.feeling === 'happy')) return 'feeling';
@@ -84,6 +86,10 @@ function moodOf(lead: Lead, u: Understanding, nameKnown: boolean): Mood {
         : { emotion: 'happy', intensity: 0.6, intent: 'greeting' };
     case 'identity':
       return { emotion: 'happy', intensity: 0.5, intent: 'agree' };
+    case 'request':
+      return u.request === 'joke'
+        ? { emotion: 'happy', intensity: 0.7, intent: 'laugh' }
+        : { emotion: 'happy', intensity: 0.5, intent: 'think' };
     case 'farewell':
       return { emotion: 'calm', intensity: 0.5, intent: 'farewell' };
     case 'thanks':
@@ -181,6 +187,12 @@ export function composeReply(request: ComposeRequest): ComposedReply {
         followUp = null; // already two full sentences
       }
       break;
+    case 'request': {
+      const book = BOOKS[language];
+      parts.push(picker.pickOrRepeat([u.request === 'joke' ? book.jokes : book.recommendations], 'lead'));
+      followUp = null;
+      break;
+    }
     case 'farewell':
       parts.push(picker.pickOrRepeat([voice.farewell], 'lead'));
       followUp = null;

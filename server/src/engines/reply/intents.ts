@@ -13,7 +13,12 @@ export type Feeling = 'sad' | 'happy' | 'angry' | 'anxious' | 'tired' | 'lonely'
 export type Unavailable = 'weather' | 'news' | 'time' | 'web' | 'facts';
 export type QuestionKind = 'opinion' | 'advice' | 'open';
 
+/** Common requests the builtin engine answers itself (issue 11). */
+export type Request = 'joke' | 'recommend';
+
 export interface Understanding {
+  /** "Cuéntame un chiste", "can you recommend a book?" */
+  request: Request | null;
   greeting: boolean;
   farewell: boolean;
   thanks: boolean;
@@ -50,6 +55,9 @@ const ASK_ABILITIES =
   /\b(que puedes hacer|que sabes hacer|para que sirves|como me puedes ayudar|en que me puedes ayudar|what can you do|how can you help|what are you able to do|what do you do|what are you for)\b/;
 const REMEMBER_ME =
   /\b(te acuerdas de mi|me recuerdas|sabes como me llamo|sabes quien soy|sabes mi nombre|como me llamo|quien soy yo|recuerdas mi nombre|te acuerdas de mi nombre|do you remember me|remember me|remember my name|what's my name|what is my name|do you know my name|do you know who i am|who am i)\b|^how am i$/;
+const JOKE = /\b(chistes?|algo gracioso|hazme reir|jokes?|something funny|make me laugh)\b/;
+const RECOMMEND =
+  /\b(recomienda\w*|recomiendame|recomendacion\w*|sugiere\w*|sugerencia\w*|recommend\w*|suggest\w*|what should i (?:read|watch|listen))\b/;
 const LAUGH = /\b(ja(?:ja)+j?|je(?:je)+|ji(?:ji)+|ha(?:ha)+h?|he(?:he)+|lol|lmao|xd)\b/;
 
 const UNAVAILABLE: [RegExp, Unavailable][] = [
@@ -158,6 +166,7 @@ export function understand(text: string, language: Language, hasHistory: boolean
         : 'open';
 
   return {
+    request: JOKE.test(folded) ? 'joke' : RECOMMEND.test(folded) ? 'recommend' : null,
     greeting: GREETING.test(folded) || (night && !hasHistory),
     farewell: FAREWELL.test(folded) || (night && hasHistory),
     thanks: THANKS.test(folded),

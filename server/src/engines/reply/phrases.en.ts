@@ -2,6 +2,21 @@ import type { PhraseBook } from './phrases.ts';
 
 /** English wording; `formal` is polished rather than stiff. */
 export const ENGLISH_PHRASES: PhraseBook = {
+  jokes: [
+    "Why don't skeletons fight each other? They don't have the guts.",
+    'I told my plant a joke. It didn’t laugh, but it grew on me.',
+    'What do you call a fake noodle? An impasta.',
+    'Why did the scarecrow win an award? He was outstanding in his field.',
+    "I'm reading a book about anti-gravity. It's impossible to put down.",
+    'What do you call a bear with no teeth? A gummy bear.',
+  ],
+  recommendations: [
+    'I’d recommend “The Little Prince”: you can read it in an afternoon and it stays with you.',
+    'If you fancy a film, “Amélie” is pure warmth.',
+    'For listening, try a calm bossa nova album with a coffee: it never fails.',
+    'A light series with heart: “Ted Lasso”. It goes down easily.',
+    'A phone-free walk at sunset; sometimes that’s the best recommendation I have.',
+  ],
   things: {
     weather: 'the weather',
     news: 'the news',

@@ -5,6 +5,21 @@ import type { PhraseBook } from './phrases.ts';
  * "encantada") because the avatar can be anyone; `formal` speaks de usted.
  */
 export const SPANISH_PHRASES: PhraseBook = {
+  jokes: [
+    '¿Qué le dice un techo a otro? Techo de menos.',
+    '¿Por qué los pájaros no usan Facebook? Porque ya tienen Twitter.',
+    'Había una vez un perro que se llamaba Pegamento. Se cayó y se pegó.',
+    '¿Cuál es el café más peligroso del mundo? El ex-preso.',
+    '¿Qué hace una abeja en el gimnasio? ¡Zum-ba!',
+    '—Camarero, este filete tiene muchos nervios. —Normal, es la primera vez que se lo comen.',
+  ],
+  recommendations: [
+    'Te recomiendo «El principito»: se lee en una tarde y siempre deja algo nuevo.',
+    'Si te apetece una película, «Amélie» es pura ternura.',
+    'Para escuchar, prueba un disco tranquilo de bossa nova con un café: no falla.',
+    'Una serie ligera y con corazón: «Ted Lasso». Se ve sin darte cuenta.',
+    'Un paseo sin móvil al atardecer; a veces es la mejor recomendación que puedo darte.',
+  ],
   things: {
     weather: 'el tiempo',
     news: 'las noticias',

@@ -49,5 +49,9 @@ export interface Voice {
 export interface PhraseBook {
   /** How `{thing}` reads for each kind of unavailable information. */
   things: Record<Unavailable, string>;
+  /** Short, clean jokes for "cuéntame un chiste" / "tell me a joke" (every personality). */
+  jokes: Pool;
+  /** Something to read, watch or listen to, when asked for a recommendation. */
+  recommendations: Pool;
   voices: Record<Personality, Voice>;
 }
