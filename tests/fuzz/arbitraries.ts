@@ -110,7 +110,12 @@ function repair(
   const copy = { ...value };
   for (const issue of result.error.issues) {
     const key = issue.path[0];
-    if (typeof key === 'string' && !required.includes(key)) delete copy[key];
+    if (typeof key !== 'string') continue;
+    // A confirmation (registration's confirmPassword) must repeat its field.
+    const confirmed = /^confirm([A-Z]\w*)$/.exec(key)?.[1];
+    const original = confirmed ? `${confirmed[0]?.toLowerCase()}${confirmed.slice(1)}` : undefined;
+    if (original !== undefined && original in copy) copy[key] = copy[original];
+    else if (!required.includes(key)) delete copy[key];
   }
   return copy;
 }
@@ -128,8 +133,9 @@ export function validFor(schema: z.ZodType, pool: Pool, depth = 0, field?: strin
         model[key] = validFor(fieldSchema, pool, depth + 1, key);
         if (!isOptional(fieldSchema)) required.push(key);
       }
-      // Cross-field rules (confirmPassword, plan) are not derivable from the shape: drop an
-      // optional field the whole schema refuses, so "valid" stays mostly valid.
+      // Cross-field rules (confirmPassword, plan) are not derivable from the shape: repeat a
+      // confirmed field, drop an optional field the whole schema refuses, so "valid" stays
+      // mostly valid.
       return fc.record(model, { requiredKeys: required }).map((value) => repair(schema, value, required));
     }
     case 'optional':

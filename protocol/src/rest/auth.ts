@@ -21,25 +21,24 @@ export const AuthSessionSchema = z.object({
 });
 export type AuthSession = z.infer<typeof AuthSessionSchema>;
 
-/** Registration form (spec §3, §5). `confirmPassword` and `terms` are checked when sent. */
+/**
+ * Registration form (spec §3 "Registration form", §5): the confirmation and the accepted terms
+ * are required over the API as in the form (SPEC.md A-1).
+ */
 export const RegisterBodySchema = z
   .object({
     name: NameSchema,
     email: RegisterEmailSchema,
     password: NewPasswordSchema,
-    confirmPassword: z.string({ error: 'confirmPasswordRequired' }).optional(),
+    confirmPassword: z.string({ error: 'confirmPasswordRequired' }).min(1, 'confirmPasswordRequired'),
     plan: PlanSchema.default('free').refine((plan) => REGISTRATION_PLANS.includes(plan), {
       message: 'planNotAvailable',
     }),
-    terms: z.literal(true, { error: 'termsRequired' }).optional(),
+    terms: z.literal(true, { error: 'termsRequired' }),
   })
   .superRefine((body, ctx) => {
-    if (body.confirmPassword !== undefined) {
-      if (body.confirmPassword.length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'confirmPasswordRequired' });
-      } else if (body.confirmPassword !== body.password) {
-        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'passwordMismatch' });
-      }
+    if (body.confirmPassword.length > 0 && body.confirmPassword !== body.password) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'passwordMismatch' });
     }
   });
 export type RegisterBody = z.input<typeof RegisterBodySchema>;

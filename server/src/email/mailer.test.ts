@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../test-support/app.ts';
 import { decodeQuotedPrintable, manualClock, startSmtpServer, tokenFrom } from '../test-support/mail.ts';
 import { createOutboxMailer } from './mailer.ts';
 
@@ -14,7 +14,7 @@ const register = (t: TestApp, email: string, language = 'en') =>
     method: 'POST',
     url: '/auth/register',
     headers: { 'accept-language': language },
-    payload: { name: 'Ana López', email, password: 'Secret123', plan: 'free' },
+    payload: registrationBody({ name: 'Ana López', email }),
   });
 const forgot = (t: TestApp, email: string) =>
   t.app.inject({ method: 'POST', url: '/auth/forgotpassword', payload: { email } });

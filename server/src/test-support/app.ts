@@ -46,3 +46,19 @@ export async function buildTestApp(
 }
 
 export const json = (res: { body: string }): unknown => JSON.parse(res.body);
+
+/** A registration body the server accepts (spec §5: confirmation and terms included). */
+export function registrationBody(
+  overrides: { name?: string; email?: string; password?: string; plan?: string } = {},
+): Record<string, unknown> {
+  const password = overrides.password ?? 'Secret123';
+  return {
+    name: 'Ana López',
+    email: 'ana@example.com',
+    plan: 'free',
+    ...overrides,
+    password,
+    confirmPassword: password,
+    terms: true,
+  };
+}

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, json, type TestApp } from '../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../test-support/app.ts';
 import { captureMailer } from '../test-support/mail.ts';
 import { AVATAR_VOICES } from './catalogue.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: 'Ana', email: 'voices-ana@example.com', password: 'Secret123', plan: 'free' },
+    payload: registrationBody({ name: 'Ana', email: 'voices-ana@example.com' }),
   });
   ana = AuthSessionSchema.parse(json(res));
 });

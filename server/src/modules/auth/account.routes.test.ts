@@ -1,7 +1,7 @@
 import { ApiErrorSchema, AuthSessionSchema, UserSchema, type AuthSession } from '@alma/protocol';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { captureMailer, manualClock, tokenFrom } from '../../test-support/mail.ts';
 
 const APP_URL = 'http://alma.test';
@@ -30,7 +30,7 @@ async function register(email: string, language = 'es', name = 'Ana López'): Pr
     method: 'POST',
     url: '/auth/register',
     headers: { 'accept-language': language },
-    payload: { name, email, password: 'Secret123', plan: 'free' },
+    payload: registrationBody({ name, email }),
   });
   expect(res.statusCode).toBe(201);
   return AuthSessionSchema.parse(json(res));

@@ -1,6 +1,6 @@
 import { ApiErrorSchema, AuthSessionSchema } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { captureMailer, manualClock } from '../../test-support/mail.ts';
 
 const MIN = 60_000;
@@ -13,7 +13,7 @@ describe('login brute-force protection (A-8), defaults of the configuration', ()
     const res = await t.app.inject({
       method: 'POST',
       url: '/auth/register',
-      payload: { name: 'Ana', email: 'ana@example.com', password: 'Secret123', plan: 'free' },
+      payload: registrationBody({ name: 'Ana', email: 'ana@example.com' }),
     });
     expect(res.statusCode).toBe(201);
   });
@@ -162,7 +162,7 @@ describe('admins by configuration (A-10)', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/auth/register',
-      payload: { name: 'Someone', email, password: 'Secret123', plan: 'free' },
+      payload: registrationBody({ name: 'Someone', email }),
     });
     return AuthSessionSchema.parse(json(res));
   };

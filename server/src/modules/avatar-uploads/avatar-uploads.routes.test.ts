@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVATAR_FAILURE_MESSAGES, ERROR_MESSAGES, REEXPORT_HINT, type CustomAvatar } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { notGlb, REAL_WORLD_VARIANTS, TEST_MODELS } from '../../test-support/glb-models.ts';
 import { outOfRangeIndices } from '../../test-support/hostile-glb.ts';
 import { multipartBody } from '../../test-support/multipart.ts';
@@ -28,7 +28,7 @@ async function register(): Promise<Account> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: `Usuario ${n}`, email: `avatars${n}@example.com`, password: 'Secret123' },
+    payload: registrationBody({ name: `Usuario ${n}`, email: `avatars${n}@example.com` }),
   });
   const body = json(res) as { token: string; user: { id: string } };
   return { id: body.user.id, token: body.token };

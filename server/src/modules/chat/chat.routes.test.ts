@@ -6,7 +6,7 @@ import {
   routes,
 } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 
 let t: TestApp;
 let alice: string;
@@ -16,7 +16,7 @@ async function tokenFor(email: string): Promise<string> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: 'Someone', email, password: 'Secret123' },
+    payload: registrationBody({ name: 'Someone', email }),
   });
   return (json(res) as { token: string }).token;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { buildTestApp, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { s256 } from './oauth.state.ts';
 import { startTestProvider, type ProviderAccount, type TestProvider } from './test-provider.ts';
 
@@ -150,12 +150,7 @@ const post = (path: string, body: unknown) =>
   });
 
 async function registerWithPassword(email: string) {
-  const res = await post('/auth/register', {
-    name: 'Local User',
-    email,
-    password: 'Secret123',
-    plan: 'free',
-  });
+  const res = await post('/auth/register', registrationBody({ name: 'Local User', email }));
   expect(res.status).toBe(201);
   return AuthSessionSchema.parse(await res.json());
 }

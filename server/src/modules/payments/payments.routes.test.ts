@@ -1,6 +1,6 @@
 import { ApiErrorSchema, routes, type HttpMethod } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 
 let t: TestApp;
 let now = new Date('2026-11-15T10:00:00.000Z');
@@ -11,7 +11,7 @@ async function register(): Promise<{ id: string; token: string }> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: `Cliente ${n}`, email: `pay${n}@example.com`, password: 'Secret123' },
+    payload: registrationBody({ name: `Cliente ${n}`, email: `pay${n}@example.com` }),
   });
   const body = json(res) as { token: string; user: { id: string } };
   return { id: body.user.id, token: body.token };

@@ -1,6 +1,6 @@
 import { ApiErrorSchema, PLAN_TABLE, routes } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 
 /**
  * Usage, the monthly limit and subscription limits over REST, with an injected clock and a free
@@ -20,7 +20,7 @@ async function register(): Promise<Account> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: `Usuario ${n}`, email: `plans${n}@example.com`, password: 'Secret123' },
+    payload: registrationBody({ name: `Usuario ${n}`, email: `plans${n}@example.com` }),
   });
   const body = json(res) as { token: string; user: { id: string } };
   return { id: body.user.id, token: body.token };

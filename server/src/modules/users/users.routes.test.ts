@@ -1,7 +1,7 @@
 import { ApiErrorSchema, AuthSessionSchema, PreferencesSchema, type AuthSession } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES } from '../../storage/types.ts';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { captureMailer } from '../../test-support/mail.ts';
 
 let t: TestApp;
@@ -12,7 +12,7 @@ async function register(email: string): Promise<AuthSession> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: 'Someone', email, password: 'Secret123', plan: 'free' },
+    payload: registrationBody({ name: 'Someone', email }),
   });
   return AuthSessionSchema.parse(json(res));
 }

@@ -7,7 +7,7 @@ import { buildApp, type AlmaApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openStorage } from '../../storage/index.ts';
 import type { Storage } from '../../storage/types.ts';
-import { json } from '../../test-support/app.ts';
+import { json, registrationBody } from '../../test-support/app.ts';
 import { multipartBody, multipartParts } from '../../test-support/multipart.ts';
 import { createFakeSynthesizer } from '../../test-support/speech.ts';
 import { FFMPEG_AVAILABLE, needsFfmpeg, recordWithFfmpeg } from '../../test-support/ffmpeg-audio.ts';
@@ -35,7 +35,7 @@ async function register(plan?: 'enterprise'): Promise<Account> {
   const res = await app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: `Usuario ${n}`, email: `voices${n}@example.com`, password: 'Secret123' },
+    payload: registrationBody({ name: `Usuario ${n}`, email: `voices${n}@example.com` }),
   });
   const body = json(res) as { token: string; user: { id: string } };
   if (plan) await storage.users.update(body.user.id, { plan });
