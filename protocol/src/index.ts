@@ -29,4 +29,5 @@ export * from './avatar-model.ts';
 export * from './gltf-issues.ts';
 export * from './rest/routes.ts';
 export * from './socket/chat.ts';
+export * from './socket/auth.ts';
 export * from './socket/events.ts';

@@ -22,6 +22,7 @@ import { createAudioService, type AudioService } from './modules/audio/audio.ser
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createLoginGuard } from './modules/auth/login-guard.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createMemoryRevocation, type SessionClaims } from './modules/auth/revocation.ts';
 import { registerChatRoutes } from './modules/chat/chat.routes.ts';
 import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
 import { createMemoryReplyRegistry } from './modules/chat/reply-registry.ts';
@@ -133,11 +134,16 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   registerErrorHandler(app);
   await registerSecurity(app, { corsOrigins: config.corsOrigins, redis: scale.redis });
-  const userExists = async (id: string) => (await storage.users.findById(id)) !== null;
+  const revocation = createMemoryRevocation({
+    users: storage.users,
+    refreshTokens: storage.refreshTokens,
+    clock,
+  });
+  const ended = (claims: SessionClaims) => revocation.ended(claims);
   await app.register(authPlugin, {
     secret: config.jwtSecret,
     accessTokenTtlS: config.accessTokenTtlS,
-    userExists,
+    ended,
   });
 
   const startedAt = Date.now();
@@ -154,12 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     protocolVersion: PROTOCOL_VERSION,
     engines,
   });
-  const { io, publisher, addHandlers } = createSocketServer(app.server, {
+  const { io, publisher, addHandlers, endSessions } = createSocketServer(app.server, {
     corsOrigins: config.corsOrigins,
     eventRateLimit: config.socketEventRateLimit,
     recordDir: config.socketRecordDir,
     verifyAccessToken: (token) => app.verifyAccessToken(token),
-    userExists,
+    ended,
     status: serverStatus,
     log: app.log,
     adapter: scale.socketAdapter,
@@ -171,11 +177,15 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     windowMs: config.loginLockWindowMin * 60_000,
     clock,
   });
+  revocation.onRevoked(endSessions);
   const auth = createAuthService({
     users: storage.users,
     refreshTokens: storage.refreshTokens,
+    revocation,
     signAccessToken: (claims) => app.jwt.sign(claims),
     refreshTokenTtlDays: config.refreshTokenTtlDays,
+    refreshSecret: config.jwtSecret,
+    refreshGraceMs: config.refreshReuseGraceS * 1000,
     newId,
     clock,
     loginGuard,
@@ -190,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     );
   const account = createAccountService({
     users: storage.users,
-    refreshTokens: storage.refreshTokens,
+    revocation,
     oneTimeTokens: storage.oneTimeTokens,
     auth,
     mailer,
@@ -310,7 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     clients: createOAuthClients(config.oauth),
     users: storage.users,
     identities: storage.identities,
-    refreshTokens: storage.refreshTokens,
+    revocation,
     startSession: (user) => auth.startSession(user),
     appUrl: config.appUrl,
     adminEmails: config.adminEmails,

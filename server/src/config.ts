@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: intFrom(30, 24 * 3600).default(900),
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
+  REFRESH_REUSE_GRACE_S: intFrom(0, 60).default(10),
   CORS_ORIGINS: z.string().default('http://localhost:3000,http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REPLY_ENGINE: z.enum(['builtin', 'openai', 'local']).default('builtin'),
@@ -163,6 +164,8 @@ export interface Config {
   jwtSecret: string;
   accessTokenTtlS: number;
   refreshTokenTtlDays: number;
+  /** SPEC.md A-3: how long a just-rotated refresh token still answers with its successor. */
+  refreshReuseGraceS: number;
   corsOrigins: string[];
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   replyEngine: z.infer<typeof EnvSchema>['REPLY_ENGINE'];
@@ -247,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
     accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    refreshReuseGraceS: e.REFRESH_REUSE_GRACE_S,
     corsOrigins: e.CORS_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),

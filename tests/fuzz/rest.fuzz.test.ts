@@ -71,6 +71,12 @@ interface Outcome {
 let server: TestServer;
 let user: AuthSession;
 let other: AuthSession;
+/**
+ * The account whose token the session-ending routes get (logout, password change): they end
+ * every session of their caller at once (SPEC.md A-12), and the storm must keep `valid` alive.
+ */
+let ender: AuthSession;
+const SESSION_ENDING: ReadonlySet<RouteDef> = new Set([routes.auth.logout, routes.account.updatePassword]);
 let pool: Pool;
 const tokens: Record<string, string> = {};
 const unhandled: unknown[] = [];
@@ -92,6 +98,7 @@ beforeAll(async () => {
   server = await startTestServer();
   user = await registerUser(server.url, { name: 'Fuzz Owner' });
   other = await registerUser(server.url, { name: 'Fuzz Other' });
+  ender = await registerUser(server.url, { name: 'Fuzz Leaver' });
   const mine = apiClient(server.url, { token: user.token });
   const theirs = apiClient(server.url, { token: other.token });
   const s1 = await mine(routes.chat.createSession, { body: { title: 'fuzz one' } });
@@ -112,8 +119,9 @@ beforeAll(async () => {
     ...extra.map((e) => e.session.sessionId),
   ];
 
-  // Refresh tokens rotate on use (A-3): a few fresh families, so some refreshes succeed.
-  const refreshTokens = [user.refreshToken, other.refreshToken];
+  // Refresh tokens rotate on use (A-3): a few fresh families, so some refreshes succeed. Not the
+  // families of `valid` and `other`: a reuse revokes the family, its access token included.
+  const refreshTokens: string[] = [];
   for (let i = 0; i < 6; i++) {
     const login = await apiClient(server.url)(routes.auth.login, {
       body: { email: user.user.email, password: 'Secret123' },
@@ -194,13 +202,14 @@ const authHeader: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: headerSafeString.map((s) => `garbage:${s}`) },
 );
 
-function resolveAuth(kind: string | undefined): string | undefined {
+function resolveAuth(kind: string | undefined, route: RouteDef): string | undefined {
   if (kind === undefined) return undefined;
-  if (kind === 'raw') return tokens.valid; // no "Bearer " scheme
-  if (kind === 'lower') return `bearer ${tokens.valid ?? ''}`;
+  const table = SESSION_ENDING.has(route) ? { ...tokens, valid: ender.token, other: ender.token } : tokens;
+  if (kind === 'raw') return table.valid; // no "Bearer " scheme
+  if (kind === 'lower') return `bearer ${table.valid ?? ''}`;
   if (kind === 'empty') return 'Bearer ';
   if (kind.startsWith('garbage:')) return `Bearer ${kind.slice('garbage:'.length)}`;
-  return `Bearer ${tokens[kind] ?? ''}`;
+  return `Bearer ${table[kind] ?? ''}`;
 }
 
 const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
@@ -376,7 +385,7 @@ function requestArb(route: RouteDef): fc.Arbitrary<FuzzRequest> {
           path += `?q=${encodeURIComponent(safeStringify(query))}`;
         }
         const headers: Record<string, string> = {};
-        const authorization = resolveAuth(auth);
+        const authorization = resolveAuth(auth, route);
         if (authorization !== undefined) headers.authorization = authorization;
         if (type !== undefined && body.kind !== 'none') headers['content-type'] = type;
         if (lang !== undefined) headers['accept-language'] = lang;

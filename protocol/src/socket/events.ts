@@ -23,6 +23,7 @@ import {
   UploadProgressSchema,
   UsageUpdatedSchema,
 } from './chat.ts';
+import { AuthRevokedSchema } from './auth.ts';
 
 /**
  * The socket contract (ARCHITECTURE §2). Event names live only here: code elsewhere uses
@@ -50,6 +51,7 @@ export const serverEvents = {
   'limit:reached': LimitReachedSchema,
   'session:updated': SessionUpdatedSchema,
   'upload:progress': UploadProgressSchema,
+  'auth:revoked': AuthRevokedSchema,
 } as const;
 
 export type ClientEventName = keyof typeof clientEvents;
@@ -77,6 +79,7 @@ export const ServerEvent = {
   limitReached: 'limit:reached',
   sessionUpdated: 'session:updated',
   uploadProgress: 'upload:progress',
+  authRevoked: 'auth:revoked',
 } as const satisfies Record<string, ServerEventName>;
 
 /** Server events that belong to one reply and carry its `seq` (SPEC.md C-4). */

@@ -1,10 +1,11 @@
 import fastifyJwt from '@fastify/jwt';
+import type { SessionEndCode } from '@alma/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
+import type { SessionClaims } from '../modules/auth/revocation.ts';
 
-export interface AccessTokenClaims {
-  sub: string;
+export interface AccessTokenClaims extends SessionClaims {
   role: 'user' | 'admin';
 }
 
@@ -18,49 +19,67 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** Verifies an access token outside a request (socket handshakes). */
+    /** Verifies an access token outside a request (socket handshakes); revocation not included. */
     verifyAccessToken: (token: string) => AccessTokenClaims;
   }
   interface FastifyRequest {
     userId?: string;
+    /** The refresh-token family of the access token: this sign-in (SPEC.md A-12). */
+    sessionFamilyId?: string;
   }
+}
+
+/** A signed token from before A-12, or one missing a claim, is not a session. */
+function sessionClaims(claims: Partial<AccessTokenClaims>): AccessTokenClaims {
+  const { sub, sid, tv, role } = claims;
+  if (typeof sub !== 'string' || typeof sid !== 'string' || !Number.isInteger(tv) || (tv as number) < 0) {
+    throw new AppError('unauthorized');
+  }
+  return { sub, sid, tv: tv as number, role: role === 'admin' ? 'admin' : 'user' };
 }
 
 /**
  * Bearer access tokens (short-lived JWTs). An expired token answers `token_expired` so clients
- * know to refresh; anything else wrong answers `unauthorized`.
+ * know to refresh; a revoked one says why (`signed_out`, `password_changed`, `session_revoked`;
+ * SPEC.md A-12); anything else `unauthorized`.
  */
 export const authPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: { secret: string; accessTokenTtlS: number; userExists: (id: string) => Promise<boolean> },
+    opts: {
+      secret: string;
+      accessTokenTtlS: number;
+      /** Why the token's session ended (signed out, password changed…), or null while it stands. */
+      ended: (claims: SessionClaims) => Promise<SessionEndCode | null>;
+    },
   ) => {
     await app.register(fastifyJwt, { secret: opts.secret, sign: { expiresIn: opts.accessTokenTtlS } });
 
     const mapError = (error: unknown): AppError => {
+      if (error instanceof AppError) return error;
       const code = (error as { code?: string }).code ?? '';
       return new AppError(code.includes('EXPIRED') ? 'token_expired' : 'unauthorized');
     };
 
     app.decorateRequest('userId', undefined);
+    app.decorateRequest('sessionFamilyId', undefined);
     app.decorate('authenticate', async (request: FastifyRequest) => {
+      let claims: AccessTokenClaims;
       try {
-        const claims = await request.jwtVerify<AccessTokenClaims>();
-        if (typeof claims.sub !== 'string') throw new AppError('unauthorized');
-        // A valid signature is not enough: the account may have been deleted since.
-        if (!(await opts.userExists(claims.sub))) throw new AppError('unauthorized');
-        request.userId = claims.sub;
+        claims = sessionClaims(await request.jwtVerify<AccessTokenClaims>());
       } catch (error) {
-        throw error instanceof AppError ? error : mapError(error);
+        throw mapError(error);
       }
+      const ended = await opts.ended(claims);
+      if (ended !== null) throw new AppError(ended);
+      request.userId = claims.sub;
+      request.sessionFamilyId = claims.sid;
     });
     app.decorate('verifyAccessToken', (token: string): AccessTokenClaims => {
       try {
-        const claims = app.jwt.verify<AccessTokenClaims>(token);
-        if (typeof claims.sub !== 'string') throw new AppError('unauthorized');
-        return claims;
+        return sessionClaims(app.jwt.verify<AccessTokenClaims>(token));
       } catch (error) {
-        throw error instanceof AppError ? error : mapError(error);
+        throw mapError(error);
       }
     });
   },

@@ -13,6 +13,7 @@ import {
   type ErrorBody,
   type Language,
   type ServerToClientEvents,
+  type SessionEndCode,
 } from '@alma/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server as HttpServer } from 'node:http';
@@ -20,6 +21,7 @@ import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
 import { fieldErrors } from '../lib/validation.ts';
+import type { RevocationEvent, SessionClaims } from '../modules/auth/revocation.ts';
 import { isAllowedOrigin } from '../plugins/security.ts';
 import { type Publisher, sessionRoom, userRoom } from './publisher.ts';
 import { createSocketRecorder } from './recorder.ts';
@@ -27,6 +29,8 @@ import { createSocketRecorder } from './recorder.ts';
 export interface SocketData {
   userId: string;
   language: Language;
+  /** The sign-in (refresh-token family) whose access token opened the socket (SPEC.md A-12). */
+  familyId: string;
 }
 
 export type AlmaServer = Server<
@@ -61,8 +65,9 @@ export interface SocketServerOptions {
   corsOrigins: string[];
   eventRateLimit: number;
   recordDir: string | undefined;
-  verifyAccessToken: (token: string) => { sub: string };
-  userExists: (userId: string) => Promise<boolean>;
+  verifyAccessToken: (token: string) => SessionClaims;
+  /** Why the token's session ended, or null while it stands (revocation, SPEC.md A-12). */
+  ended: (claims: SessionClaims) => Promise<SessionEndCode | null>;
   status: () => Parameters<ServerToClientEvents['server:status']>[0];
   log: FastifyBaseLogger;
   /** Rooms across instances (REDIS_URL: the Redis streams adapter); unset: this process's rooms. */
@@ -81,7 +86,12 @@ const INVALID = Symbol('invalid arguments');
 export function createSocketServer(
   httpServer: HttpServer,
   opts: SocketServerOptions,
-): { io: AlmaServer; publisher: Publisher; addHandlers: (handlers: SocketHandlers) => void } {
+): {
+  io: AlmaServer;
+  publisher: Publisher;
+  addHandlers: (handlers: SocketHandlers) => void;
+  endSessions: (event: RevocationEvent) => void;
+} {
   const handlers: SocketHandlers[] = [];
   const io: AlmaServer = new Server(httpServer, {
     path: '/socket.io',
@@ -106,17 +116,18 @@ export function createSocketServer(
     const auth = HandshakeAuthSchema.safeParse(socket.handshake.auth);
     if (!auth.success) return refuse('unauthorized');
     if (auth.data.protocolVersion !== PROTOCOL_VERSION) return refuse('protocol_mismatch');
-    let claims: { sub: string };
+    let claims: SessionClaims;
     try {
       claims = opts.verifyAccessToken(auth.data.token);
     } catch (error) {
       return refuse(isAppError(error) ? error.code : 'unauthorized');
     }
     if (socket.recovered && socket.data.userId !== claims.sub) return refuse('unauthorized');
-    opts.userExists(claims.sub).then(
-      (exists) => {
-        if (!exists) return refuse('unauthorized');
+    opts.ended(claims).then(
+      (ended) => {
+        if (ended !== null) return refuse(ended);
         socket.data.userId = claims.sub;
+        socket.data.familyId = claims.sid;
         socket.data.language = language;
         next();
       },
@@ -203,5 +214,27 @@ export function createSocketServer(
       (io.to(userRoom(userId)).emit as (event: string, payload: unknown) => boolean)(event, payload);
     },
   };
-  return { io, publisher, addHandlers: (h) => handlers.push(h) };
+  return {
+    io,
+    publisher,
+    addHandlers: (h) => handlers.push(h),
+    endSessions: (event) => endSessions(io, event),
+  };
+}
+
+/**
+ * SPEC.md A-12: every open socket of an ended session is told why (`auth:revoked`, in its
+ * language) and disconnected; socket.io does not reconnect after a server disconnect.
+ */
+function endSessions(io: AlmaServer, event: RevocationEvent): void {
+  const namespace = io.of('/');
+  const ids = [...(namespace.adapter.rooms.get(userRoom(event.userId)) ?? [])];
+  for (const socket of ids.map((id) => namespace.sockets.get(id))) {
+    if (!socket) continue;
+    const { familyId, language } = socket.data;
+    if (event.familyId !== undefined && familyId !== event.familyId) continue;
+    if (event.exceptFamilyId !== undefined && familyId === event.exceptFamilyId) continue;
+    socket.emit(ServerEvent.authRevoked, { code: event.code, message: errorMessage(language, event.code) });
+    socket.disconnect();
+  }
 }

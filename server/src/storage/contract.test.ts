@@ -267,6 +267,18 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.users.update('nobody', {})).toBeNull();
       });
 
+      it('A-12 starts the token version at 0 and bumps it atomically, once per call', async () => {
+        await storage.users.create(newUser(1));
+        await storage.users.create(newUser(2));
+        expect(await storage.users.tokenVersion('user-0001')).toBe(0);
+        const bumped = await Promise.all([1, 2, 3].map(() => storage.users.bumpTokenVersion('user-0001')));
+        expect([...bumped].sort()).toEqual([1, 2, 3]);
+        expect(await storage.users.tokenVersion('user-0001')).toBe(3);
+        expect(await storage.users.tokenVersion('user-0002')).toBe(0);
+        expect(await storage.users.tokenVersion('nobody')).toBeNull();
+        expect(await storage.users.bumpTokenVersion('nobody')).toBeNull();
+      });
+
       it('reads the default preferences until some are saved, and null for an unknown user', async () => {
         await storage.users.create(newUser(1));
         expect(await storage.users.getPreferences('user-0001')).toStrictEqual(DEFAULT_PREFERENCES);
@@ -634,6 +646,24 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect((await storage.refreshTokens.findByHash('hash-of-a'))?.revokedAt).toBe(at(10));
         expect((await storage.refreshTokens.findByHash('hash-of-b'))?.revokedAt).toBe(at(10));
         expect((await storage.refreshTokens.findByHash('hash-of-c'))?.revokedAt).toBeNull();
+      });
+
+      it('A-12 a family is active while it holds a token neither rotated nor revoked', async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        expect(await storage.refreshTokens.familyActive('family-1')).toBe(true);
+        await storage.refreshTokens.insert(newToken('user-0001', 'b'));
+        await storage.refreshTokens.markRotated('hash-of-a', 'hash-of-b', at(10));
+        expect(await storage.refreshTokens.familyActive('family-1')).toBe(true);
+        await storage.refreshTokens.revokeFamily('family-1', at(20));
+        expect(await storage.refreshTokens.familyActive('family-1')).toBe(false);
+        expect(await storage.refreshTokens.familyActive('family-unknown')).toBe(false);
+      });
+
+      it('A-3 refuses a second token with the same hash as a duplicate key', async () => {
+        await storage.refreshTokens.insert(newToken('user-0001', 'a'));
+        await expect(storage.refreshTokens.insert(newToken('user-0001', 'a'))).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
       });
     });
 

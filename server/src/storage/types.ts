@@ -93,6 +93,13 @@ export interface UserRepository {
   getPreferences(id: string): Promise<Preferences | null>;
   /** Merges the patch into the stored preferences and returns the result. */
   updatePreferences(id: string, patch: Partial<Preferences>): Promise<Preferences | null>;
+  /**
+   * The user's access-token version (SPEC.md A-12): tokens signed with an older one are revoked.
+   * 0 for a new account; null when there is no such user.
+   */
+  tokenVersion(id: string): Promise<number | null>;
+  /** Increments the token version atomically and returns the new one; null when there is no such user. */
+  bumpTokenVersion(id: string): Promise<number | null>;
 }
 
 /** Single-use links sent by email (password reset, email verification). */
@@ -179,6 +186,8 @@ export interface RefreshTokenRepository {
   markRotated(tokenHash: string, replacedBy: string, at: string): Promise<boolean>;
   revokeFamily(familyId: string, at: string): Promise<void>;
   revokeAllForUser(userId: string, at: string): Promise<void>;
+  /** True while the family holds a token that is neither rotated nor revoked (a signed-in device). */
+  familyActive(familyId: string): Promise<boolean>;
 }
 
 /** Who set a session's title: the user (never overwritten automatically) or the auto-title. */

@@ -35,7 +35,8 @@ export function registerAccountRoutes(
   registerRoute(
     app,
     routes.account.updatePassword,
-    async ({ body }, { userId, request }) => account.updatePassword(userId, body, request.ip),
+    async ({ body }, { userId, request }) =>
+      account.updatePassword(userId, body, request.ip, request.sessionFamilyId),
     limited,
   );
   registerRoute(

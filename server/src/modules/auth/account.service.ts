@@ -8,17 +8,17 @@ import type { Log } from '../../lib/logger.ts';
 import type {
   OneTimeTokenRecord,
   OneTimeTokenRepository,
-  RefreshTokenRepository,
   UserPatch,
   UserRecord,
   UserRepository,
 } from '../../storage/types.ts';
 import { hashPassword, toPublicUser, verifyPassword, type AuthService } from './auth.service.ts';
 import type { LoginGuard } from './login-guard.ts';
+import type { AccessRevocation } from './revocation.ts';
 
 export interface AccountServiceDeps {
   users: UserRepository;
-  refreshTokens: RefreshTokenRepository;
+  revocation: Pick<AccessRevocation, 'revokeUser'>;
   oneTimeTokens: OneTimeTokenRepository;
   auth: Pick<AuthService, 'startSession'>;
   mailer: Mailer;
@@ -44,7 +44,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * sha256 is stored, and the repository consumes each one atomically, once.
  */
 export function createAccountService(deps: AccountServiceDeps) {
-  const { users, refreshTokens, oneTimeTokens, clock, log } = deps;
+  const { users, revocation, oneTimeTokens, clock, log } = deps;
   /** Emails in flight: sent after the answer, so no route waits for (or reveals) the SMTP server. */
   const pending = new Set<Promise<void>>();
 
@@ -118,13 +118,15 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /**
      * SPEC.md A-6: checks the current password (failures count toward the login guard, A-8),
-     * stores the new hash, revokes every refresh token of the user — other devices are signed
-     * out — and only then issues the caller's new session.
+     * stores the new hash, ends every session of the user — other devices are signed out, their
+     * access tokens refused and sockets closed (A-12) — and only then issues the caller's new
+     * session. The caller's own open sockets (`familyId`, its sign-in) stay connected.
      */
     async updatePassword(
       userId: string,
       input: { currentPassword: string; newPassword: string },
       address: string,
+      familyId?: string,
     ): Promise<AuthSession> {
       const user = await users.findById(userId);
       if (!user) throw new AppError('unauthorized');
@@ -134,9 +136,8 @@ export function createAccountService(deps: AccountServiceDeps) {
         throw new AppError('invalid_credentials');
       }
       const updated = await setPassword(user, input.newPassword);
-      const now = clock().toISOString();
-      await refreshTokens.revokeAllForUser(userId, now);
-      await oneTimeTokens.revokeForUser(userId, 'reset', now);
+      await revocation.revokeUser(userId, 'password_changed', familyId ? { exceptFamilyId: familyId } : {});
+      await oneTimeTokens.revokeForUser(userId, 'reset', clock().toISOString());
       return deps.auth.startSession(updated);
     },
 
@@ -163,9 +164,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     async resetPassword(token: string, password: string): Promise<AuthSession> {
       const user = await consume(token, 'reset');
       const updated = await setPassword(user, password, { emailVerified: true });
-      const now = clock().toISOString();
-      await refreshTokens.revokeAllForUser(user.id, now);
-      await oneTimeTokens.revokeForUser(user.id, 'reset', now);
+      await revocation.revokeUser(user.id, 'password_changed');
+      await oneTimeTokens.revokeForUser(user.id, 'reset', clock().toISOString());
       deps.loginGuard?.recordSuccess(user.email);
       return deps.auth.startSession(updated);
     },

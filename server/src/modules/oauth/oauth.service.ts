@@ -11,10 +11,10 @@ import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import {
   DuplicateKeyError,
   type IdentityRepository,
-  type RefreshTokenRepository,
   type UserRecord,
   type UserRepository,
 } from '../../storage/types.ts';
+import type { AccessRevocation } from '../auth/revocation.ts';
 import { OAuthFlowError, type OAuthClient, type ProviderProfile } from './oauth.providers.ts';
 import { createFlowStore, type FlowStore } from './oauth.state.ts';
 
@@ -23,7 +23,7 @@ export interface OAuthServiceDeps {
   clients: Partial<Record<OAuthProvider, OAuthClient>>;
   users: UserRepository;
   identities: IdentityRepository;
-  refreshTokens: RefreshTokenRepository;
+  revocation: Pick<AccessRevocation, 'revokeUser'>;
   /** Issues Alma's tokens for a user proven by the provider (`auth.startSession`). */
   startSession: (user: UserRecord) => Promise<AuthSession>;
   /** Public base URL of the app; the callback registered at each provider hangs from it. */
@@ -147,7 +147,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
   async function claimUnverifiedAccount(user: UserRecord): Promise<UserRecord> {
     if (user.emailVerified) return user;
     const updated = await users.update(user.id, { emailVerified: true, passwordHash: '' });
-    await deps.refreshTokens.revokeAllForUser(user.id, clock().toISOString());
+    await deps.revocation.revokeUser(user.id, 'signed_out');
     return updated ?? user;
   }
 

@@ -212,6 +212,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX custom_avatars_unfinished ON custom_avatars (status) WHERE status IN ('pending', 'processing');
     `,
   },
+  {
+    version: 6,
+    name: 'access token versions',
+    sql: `
+      -- Bumped when every access token of the user is revoked (SPEC.md A-12).
+      ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0 CHECK (token_version >= 0);
+    `,
+  },
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type Database from 'libsql';
 import { pickRefreshToken } from '../shared.ts';
-import type { RefreshTokenRecord, RefreshTokenRepository } from '../types.ts';
-import { prepare } from './sql.ts';
+import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
+import { prepare, violatedConstraint } from './sql.ts';
 
 const COLUMNS = `token_hash AS tokenHash, user_id AS userId, family_id AS familyId,
   expires_at AS expiresAt, created_at AS createdAt, revoked_at AS revokedAt, replaced_by AS replacedBy`;
@@ -29,9 +29,20 @@ export function createRefreshTokenRepository(db: Database.Database): RefreshToke
     'UPDATE refresh_tokens SET revoked_at = @at WHERE user_id = @userId AND revoked_at IS NULL',
   );
 
+  const liveInFamily = prepare(
+    db,
+    'SELECT 1 AS live FROM refresh_tokens WHERE family_id = @familyId AND revoked_at IS NULL LIMIT 1',
+  );
+
   return {
     async insert(record) {
-      insert.run({ ...pickRefreshToken(record) });
+      try {
+        insert.run({ ...pickRefreshToken(record) });
+      } catch (error) {
+        if (violatedConstraint(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+          throw new DuplicateKeyError('tokenHash');
+        throw error;
+      }
     },
     async findByHash(tokenHash) {
       const row = byHash.get({ tokenHash });
@@ -45,6 +56,9 @@ export function createRefreshTokenRepository(db: Database.Database): RefreshToke
     },
     async revokeAllForUser(userId, at) {
       revokeUser.run({ userId, at });
+    },
+    async familyActive(familyId) {
+      return liveInFamily.get({ familyId }) !== undefined;
     },
   };
 }

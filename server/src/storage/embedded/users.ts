@@ -71,6 +71,11 @@ export function createUserRepository(db: Database.Database): UserRepository {
     db,
     'UPDATE users SET preferences = @preferences, avatar = @avatar WHERE id = @id',
   );
+  const versionOf = prepare(db, 'SELECT token_version AS version FROM users WHERE id = @id');
+  const bumpVersion = prepare(
+    db,
+    'UPDATE users SET token_version = token_version + 1 WHERE id = @id RETURNING token_version AS version',
+  );
 
   const updateAndRead = db.transaction((id: string, patch: UserPatch) => {
     const fields = pickUserPatch(patch);
@@ -140,6 +145,14 @@ export function createUserRepository(db: Database.Database): UserRepository {
     },
     async updatePreferences(id, patch) {
       return mergePreferences(id, patch);
+    },
+    async tokenVersion(id) {
+      const row = versionOf.get({ id }) as { version: number } | undefined;
+      return row?.version ?? null;
+    },
+    async bumpTokenVersion(id) {
+      const row = bumpVersion.get({ id }) as { version: number } | undefined;
+      return row?.version ?? null;
     },
   };
 }

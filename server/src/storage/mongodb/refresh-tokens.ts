@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { pickRefreshToken } from '../shared.ts';
-import type { RefreshTokenRecord, RefreshTokenRepository } from '../types.ts';
+import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
+import { duplicateKeyField } from './errors.ts';
 
 /** `purgeAt`: expiresAt as a BSON date, for the TTL index that removes expired tokens. */
 export type RefreshTokenDocument = Omit<RefreshTokenRecord, 'tokenHash'> & { _id: string; purgeAt?: Date };
@@ -11,7 +12,12 @@ export function createRefreshTokenRepository(
   return {
     async insert(record) {
       const { tokenHash, ...rest } = pickRefreshToken(record);
-      await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
+      try {
+        await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
+      } catch (error) {
+        if (duplicateKeyField(error) === undefined) throw error;
+        throw new DuplicateKeyError('tokenHash');
+      }
     },
     async findByHash(tokenHash) {
       const document = await tokens.findOne({ _id: tokenHash });
@@ -31,6 +37,9 @@ export function createRefreshTokenRepository(
     },
     async revokeAllForUser(userId, at) {
       await tokens.updateMany({ userId, revokedAt: null }, { $set: { revokedAt: at } });
+    },
+    async familyActive(familyId) {
+      return (await tokens.findOne({ familyId, revokedAt: null }, { projection: { _id: 1 } })) !== null;
     },
   };
 }

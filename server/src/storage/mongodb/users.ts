@@ -20,6 +20,8 @@ export type UserDocument = Omit<UserRecord, 'id' | 'emailVerified'> & {
   _id: string;
   emailVerified?: boolean;
   preferences?: Partial<Preferences>;
+  /** Absent until first bumped (reads as 0). */
+  tokenVersion?: number;
 };
 
 const fromDocument = (document: UserDocument | null): UserRecord | null =>
@@ -76,6 +78,18 @@ export function createUserRepository(users: Collection<UserDocument>): UserRepos
       if (patch.avatar !== undefined || patch.selectedAvatarId !== undefined)
         await users.updateOne({ _id: id }, { $set: { avatar: chosenAvatar(preferences) } });
       return preferences;
+    },
+    async tokenVersion(id) {
+      const document = await users.findOne({ _id: id }, { projection: { tokenVersion: 1 } });
+      return document === null ? null : (document.tokenVersion ?? 0);
+    },
+    async bumpTokenVersion(id) {
+      const document = await users.findOneAndUpdate(
+        { _id: id },
+        { $inc: { tokenVersion: 1 } },
+        { projection: { tokenVersion: 1 }, returnDocument: 'after' },
+      );
+      return document === null ? null : (document.tokenVersion ?? 0);
     },
   };
 }
