@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { linkFromOutbox, PASSWORD, registerViaApi, shot, uniqueEmail } from './support.ts';
+import {
+  linkFromOutbox,
+  PASSWORD,
+  registerViaApi,
+  shot,
+  signInBrowser,
+  socketAccepted,
+  uniqueEmail,
+} from './support.ts';
 
 /**
  * Signing up, signing in, the provider callback and password recovery (spec §2, §5), in English.
@@ -191,4 +199,60 @@ test('forgot password → emailed link → new password → signed in; the link 
     '/forgot-password',
   );
   await shot(page, 'reset-link-invalid');
+});
+
+test('A-12 a password change on another device signs this one out, and the sign-in page says why', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000); // the chat screen loads the 3D stage
+  const session = await registerViaApi(request);
+  await signInBrowser(page, session);
+  const accepted = socketAccepted(page);
+  await page.goto('/chat');
+  await accepted;
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 60_000 });
+
+  // Another device signs in and changes the password.
+  const other = await request.post('/auth/login', {
+    data: { email: session.user.email, password: PASSWORD },
+  });
+  const changed = await request.put('/auth/updatepassword', {
+    headers: { authorization: `Bearer ${((await other.json()) as { token: string }).token}` },
+    data: { currentPassword: PASSWORD, newPassword: 'Changed123' },
+  });
+  expect(changed.ok()).toBe(true);
+
+  await expect(page).toHaveURL(/\/login$/, { timeout: 30_000 });
+  await expect(page.getByRole('status')).toHaveText(
+    'Your password was changed. Sign in again with the new password.',
+  );
+  await shot(page, 'signed-out-password-changed');
+  expect(await page.evaluate(() => localStorage.getItem('refreshToken'))).toBeNull();
+});
+
+test('logout returns to the landing page, signed out (spec §2)', async ({ page, request }) => {
+  test.setTimeout(180_000); // the chat screen loads the 3D stage
+  const session = await registerViaApi(request);
+  await signInBrowser(page, session);
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+  const again = await request.post('/auth/login', {
+    data: { email: session.user.email, password: PASSWORD },
+  });
+  await signInBrowser(page, (await again.json()) as typeof session);
+  await page.goto('/chat');
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Log out' }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await shot(page, 'logged-out-landing');
+  // The refresh token of that sign-in was revoked on the server (A-4).
+  const refreshed = await request.post('/auth/refresh', {
+    data: { refreshToken: ((await again.json()) as { refreshToken: string }).refreshToken },
+  });
+  expect(refreshed.status()).toBe(401);
 });

@@ -31,7 +31,14 @@ export async function registerViaApi(
   const headers = { 'accept-language': options.language ?? 'en' };
   let res = await request.post('/auth/register', {
     headers,
-    data: { name: options.name ?? 'Robin', email, password: PASSWORD, plan: 'free' },
+    data: {
+      name: options.name ?? 'Robin',
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      plan: 'free',
+      terms: true,
+    },
   });
   if (res.status() === 409)
     res = await request.post('/auth/login', { headers, data: { email, password: PASSWORD } });
@@ -94,4 +101,26 @@ export async function linkFromOutbox(email: string, pattern: RegExp): Promise<st
     )
     .toBeTruthy();
   return found ?? '';
+}
+
+/**
+ * Resolves when the page's socket has been accepted: the server's first event (P-6) arrived,
+ * over long-polling (socket.io's first transport) or a WebSocket frame.
+ */
+export function socketAccepted(page: Page): Promise<void> {
+  const isStatus = (text: string) => text.includes('"server:status"');
+  return new Promise((resolve) => {
+    page.on('response', (response) => {
+      if (!response.url().includes('/socket.io/')) return;
+      response.text().then(
+        (text) => isStatus(text) && resolve(),
+        () => undefined,
+      );
+    });
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (isStatus(String(payload))) resolve();
+      }),
+    );
+  });
 }

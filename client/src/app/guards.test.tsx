@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router-dom';
+import {
+  createMemoryRouter,
+  RouterProvider,
+  useLocation,
+  type NavigateFunction,
+  type RouteObject,
+} from 'react-router-dom';
+import { logoutToLanding } from '../lib/logout.ts';
 import { usePreferences } from '../lib/preferences.ts';
 import { redirectTarget } from '../lib/redirect.ts';
 import { useSession } from '../lib/session.ts';
@@ -115,6 +122,36 @@ describe('route guards (spec §2)', () => {
     cleanup();
     visit('/dashboard');
     expect(screen.getByText(/^dashboard at \/dashboard/)).toBeTruthy();
+  });
+
+  it('logout returns to / even while the landing page still loads (spec §2), and /login guards again after', async () => {
+    const calls = stubFetch(({ path }) =>
+      path === '/auth/logout' ? { body: { success: true } } : undefined,
+    );
+    signIn();
+    usePreferences.getState().save('u1', { avatar: 'witch', voice: 'es-lucia', onboardingCompleted: true });
+    let loadLanding = () => {};
+    const landingLoaded = new Promise<void>((resolve) => (loadLanding = resolve));
+    const lazyLanding: RouteObject = {
+      path: '/',
+      lazy: async () => {
+        await landingLoaded;
+        return { Component: () => <Where name="landing" /> };
+      },
+    };
+    const router = visit('/dashboard', [lazyLanding, ...guarded.slice(1)]);
+    expect(screen.getByText(/^dashboard at \/dashboard/)).toBeTruthy();
+
+    const done = logoutToLanding(router.navigate as NavigateFunction);
+    await waitFor(() => expect(useSession.getState().token).toBeNull());
+    expect(screen.queryByText(/^login at/)).toBeNull();
+    loadLanding();
+    expect(await screen.findByText('landing at /; from none')).toBeTruthy();
+    await done;
+    expect(calls.map((c) => c.path)).toEqual(['/auth/logout']);
+
+    await router.navigate('/chat');
+    expect(await screen.findByText('login at /login; from /chat')).toBeTruthy();
   });
 
   it('keeps onboarding per user: another user on the same browser starts over', async () => {

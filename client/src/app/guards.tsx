@@ -5,10 +5,18 @@ import { PageLoader } from '../components/ui/Spinner.tsx';
 import { fetchPreferences, usePreferences, usePreferencesOf } from '../lib/preferences.ts';
 import { selectIsSignedIn, useSession } from '../lib/session.ts';
 
-/** Signed-in routes: without a session go to /login, remembering where the user was going. */
+/**
+ * Signed-in routes: without a session go to /login, remembering where the user was going —
+ * unless the user has just logged out here and the landing page is on its way (`leaving`).
+ */
 export function RequireAuth() {
+  const { t } = useTranslation();
   const signedIn = useSession(selectIsSignedIn);
+  const leaving = useSession((s) => s.leaving);
   const location = useLocation();
+  // Leaving the guarded screens ends the logout's way out.
+  useEffect(() => () => useSession.getState().setLeaving(false), []);
+  if (!signedIn && leaving) return <PageLoader label={t('app.loading')} />;
   if (!signedIn) return <Navigate to="/login" replace state={{ from: location }} />;
   return <Outlet />;
 }

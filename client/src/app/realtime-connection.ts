@@ -1,4 +1,4 @@
-import { ServerEvent, serverEvents, type ServerEventName } from '@alma/protocol';
+import { ServerEvent, serverEvents, type ErrorCode, type ServerEventName } from '@alma/protocol';
 import { api } from '../lib/api.ts';
 import { attachSocket, publishServerEvent, useConnection, type SocketState } from '../lib/realtime.ts';
 import { classifyConnectError, createSocket } from '../lib/socket.ts';
@@ -7,7 +7,7 @@ export interface RealtimeDeps {
   createSocket: typeof createSocket;
   getToken: () => string | null;
   /** One refresh after an auth refusal (rotating tokens: shared with every other call). */
-  refresh: () => Promise<boolean>;
+  refresh: (cause?: ErrorCode) => Promise<boolean>;
 }
 
 const setSocketState = (socketState: SocketState) => useConnection.setState({ socketState });
@@ -36,7 +36,7 @@ export function connectRealtime(deps: RealtimeDeps): () => void {
   });
 
   socket.on('connect_error', (error) => {
-    const { kind } = classifyConnectError(error);
+    const { kind, error: refusal } = classifyConnectError(error);
     if (kind === 'protocol') {
       useConnection.setState({ protocolMismatch: true, socketState: 'disconnected' });
       return;
@@ -45,7 +45,7 @@ export function connectRealtime(deps: RealtimeDeps): () => void {
       setSocketState('disconnected');
       if (refreshedForThisAttempt) return;
       refreshedForThisAttempt = true;
-      void deps.refresh().then((ok) => {
+      void deps.refresh(refusal?.code).then((ok) => {
         // A failed refresh clears the session; the route guard then shows /login.
         if (ok && !disposed) {
           setSocketState('connecting');
@@ -100,5 +100,5 @@ export function connectRealtime(deps: RealtimeDeps): () => void {
 export const defaultRealtimeDeps = (getToken: () => string | null): RealtimeDeps => ({
   createSocket,
   getToken,
-  refresh: () => api.refreshSession(),
+  refresh: (cause) => api.refreshSession(cause),
 });

@@ -233,6 +233,15 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     expect(net.requests).toHaveLength(2);
   });
 
+  it('A-12 a revoked session whose refresh is refused is lost with the reason, for the sign-in page', async () => {
+    const revoked = json(401, { error: { code: 'session_revoked', message: 'closed' } });
+    const refused = json(401, { error: { code: 'refresh_invalid', message: 'expired' } });
+    const { api, onAuthLost } = client([revoked, refused]);
+    const error = (await api.call(routes.auth.me, {}).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('session_revoked');
+    expect(onAuthLost).toHaveBeenCalledWith('session_revoked');
+  });
+
   it('does not refresh without a refresh token', async () => {
     const { api, net, auth } = client([expired()]);
     auth.refreshToken = null;
@@ -273,6 +282,62 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     ]);
     await Promise.all([api.call(routes.auth.me, {}), api.call(routes.auth.me, {})]);
     expect(net.requests.filter((r) => r.url === '/auth/refresh')).toHaveLength(1);
+  });
+});
+
+describe('A-3 two tabs share one refresh', () => {
+  /**
+   * Two tabs of one browser: each api client keeps the session in its own memory, both share
+   * local storage and one lock (the test's stand-ins for localStorage and Web Locks, both
+   * browser boundaries). The network is shared too.
+   */
+  function twoTabs(steps: Step[]) {
+    const net = fakeNetwork(steps);
+    const shared = { token: 'access-1', refreshToken: 'refresh-1' };
+    let queue: Promise<unknown> = Promise.resolve();
+    const crossTabLock = <T>(work: () => Promise<T>): Promise<T> => {
+      const run = queue.then(work);
+      queue = run.catch(() => undefined);
+      return run;
+    };
+    const tab = () => {
+      const memory = { ...shared };
+      const api = createApiClient({
+        fetch: net.fetch,
+        getToken: () => memory.token,
+        getRefreshToken: () => memory.refreshToken,
+        onRefreshed: (s) =>
+          Object.assign(shared, Object.assign(memory, { token: s.token, refreshToken: s.refreshToken })),
+        onAuthLost: () => undefined,
+        crossTabLock,
+        reloadShared: () => Object.assign(memory, shared),
+        getLanguage: () => 'en',
+        text: () => 'error',
+      });
+      return { api, memory };
+    };
+    return { net, first: tab(), second: tab() };
+  }
+  const expired = () => json(401, { error: { code: 'token_expired', message: 'expired' } });
+  const me = () => json(200, { success: true, user });
+
+  it('A-3 the second tab waits for the first tab’s refresh and adopts its pair instead of presenting the rotated token', async () => {
+    const { net, first, second } = twoTabs([
+      expired(),
+      expired(),
+      json(200, { success: true, token: 'access-2', refreshToken: 'refresh-2', user }),
+      me(),
+      me(),
+    ]);
+    await Promise.all([first.api.call(routes.auth.me, {}), second.api.call(routes.auth.me, {})]);
+    const refreshes = net.requests.filter((r) => r.url === '/auth/refresh');
+    expect(refreshes).toHaveLength(1);
+    expect(JSON.parse(refreshes[0]?.init.body as string)).toEqual({ refreshToken: 'refresh-1' });
+    expect(second.memory).toEqual({ token: 'access-2', refreshToken: 'refresh-2' });
+    const retries = net.requests
+      .slice(3)
+      .map((r) => (r.init.headers as Record<string, string>).Authorization);
+    expect(retries).toEqual(['Bearer access-2', 'Bearer access-2']);
   });
 });
 

@@ -3,12 +3,14 @@ import {
   API_RETRY_COUNT,
   ApiErrorSchema,
   buildPath,
+  SessionEndCodeSchema,
   routes,
   type ErrorCode,
   type FieldError,
   type RouteDef,
   type RouteInput,
   type RouteResponse,
+  type SessionEndCode,
 } from '@alma/protocol';
 import { currentLanguage, i18n } from './i18n.ts';
 import { useSession } from './session.ts';
@@ -60,8 +62,21 @@ export interface ApiClientDeps {
   getRefreshToken: () => string | null;
   /** Called with rotated tokens after a successful refresh (always store the new refresh token). */
   onRefreshed: (session: RouteResponse<typeof routes.auth.refresh>) => void;
-  /** Called when a refresh fails: the stored auth data is no longer usable. */
-  onAuthLost: () => void;
+  /**
+   * Called when a refresh fails: the stored auth data is no longer usable. `ended` is set when
+   * the server had said the session was revoked (SPEC.md A-12), so the sign-in page says so.
+   */
+  onAuthLost: (ended?: SessionEndCode) => void;
+  /**
+   * Runs a refresh while holding a lock every tab of this origin shares (Web Locks), so tabs
+   * take turns. Without it (tests, old browsers) the server's grace window covers the race.
+   */
+  crossTabLock?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Re-reads the session another tab may have stored meanwhile (a rotation, a sign-out), so
+   * `getToken`/`getRefreshToken` see it at once, before its storage event arrives.
+   */
+  reloadShared?: () => void;
   getLanguage: () => string;
   /** Translates the client's own error texts (connection failure, unreadable answer). */
   text: (key: 'errors.connectionFailed' | 'errors.requestFailed' | 'errors.timeout') => string;
@@ -78,6 +93,9 @@ export interface CallOptions {
   /** Aborts the request after this many ms and throws `timeout` (no retry). */
   timeoutMs?: number;
 }
+
+/** A refresh holds every tab's lock: it must end even on a stalled network. */
+const REFRESH_TIMEOUT_MS = 20_000;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -137,6 +155,17 @@ export function createApiClient(deps: ApiClientDeps) {
         options.signal?.removeEventListener('abort', onAbort);
       }
     }
+  }
+
+  /** The error code of a refused answer, read from a copy so the answer can still be thrown. */
+  async function codeOf(response: Response): Promise<ErrorCode | undefined> {
+    const parsed = ApiErrorSchema.safeParse(
+      await response
+        .clone()
+        .json()
+        .catch(() => null),
+    );
+    return parsed.success ? parsed.data.error.code : undefined;
   }
 
   async function errorFrom(response: Response): Promise<ApiError> {
@@ -202,31 +231,46 @@ export function createApiClient(deps: ApiClientDeps) {
   }
 
   /**
-   * Trades the refresh token for a new pair. Concurrent callers share one request, because
-   * refresh tokens rotate and presenting the same one twice revokes the whole family.
-   * Resolves false (and drops the auth data) when the refresh is refused.
+   * Trades the refresh token for a new pair (SPEC.md A-3). Refresh tokens rotate and a stale one
+   * presented after the server's grace window revokes the whole sign-in, so one refresh runs at
+   * a time across every tab: callers in this tab share one request, other tabs wait for the
+   * lock and then find the pair this one stored. Resolves false (and drops the auth data) when
+   * the refresh is refused.
    */
-  function refreshSession(): Promise<boolean> {
+  function refreshSession(cause?: ErrorCode | ClientErrorCode): Promise<boolean> {
     if (refreshing) return refreshing;
-    const refreshToken = deps.getRefreshToken();
-    if (!refreshToken) return Promise.resolve(false);
-    refreshing = (async () => {
+    const parsedCause = SessionEndCodeSchema.safeParse(cause);
+    const ended = parsedCause.success ? parsedCause.data : undefined;
+    const presented = deps.getRefreshToken();
+    if (!presented) return Promise.resolve(false);
+    const lock = deps.crossTabLock ?? ((work) => work());
+    refreshing = lock(async () => {
+      deps.reloadShared?.();
+      const refreshToken = deps.getRefreshToken();
+      // Signed out in another tab, or refreshed there while this one waited: nothing to send.
+      if (!refreshToken) return false;
+      if (refreshToken !== presented) return true;
       try {
-        const response = await request(routes.auth.refresh, { body: { refreshToken } }, {}, null);
+        const response = await request(
+          routes.auth.refresh,
+          { body: { refreshToken } },
+          { timeoutMs: REFRESH_TIMEOUT_MS },
+          null,
+        );
         if (!response.ok) {
-          deps.onAuthLost();
+          deps.onAuthLost(ended);
           return false;
         }
         deps.onRefreshed(await parseSuccess(routes.auth.refresh, response));
         return true;
       } catch (error) {
         // A network failure says nothing about the tokens; keep them for the next attempt.
-        if (!(error instanceof ApiError && error.isNetworkError)) deps.onAuthLost();
+        if (!(error instanceof ApiError && error.isNetworkError)) deps.onAuthLost(ended);
         return false;
-      } finally {
-        refreshing = null;
       }
-    })();
+    }).finally(() => {
+      refreshing = null;
+    });
     return refreshing;
   }
 
@@ -253,7 +297,8 @@ export function createApiClient(deps: ApiClientDeps) {
     if (response.status === 401 && route.auth && options.token === undefined && deps.getRefreshToken()) {
       // Another call may have refreshed while this one was in flight.
       const current = deps.getToken();
-      const refreshed = current !== null && current !== token ? true : await refreshSession();
+      const refreshed =
+        current !== null && current !== token ? true : await refreshSession(await codeOf(response));
       if (refreshed) response = await request(route, input, options, deps.getToken());
     }
     if (!response.ok) throw await errorFrom(response);
@@ -286,7 +331,12 @@ export const api = createApiClient({
   getRefreshToken: () => useSession.getState().refreshToken,
   onRefreshed: ({ token, refreshToken, user }) =>
     useSession.getState().setSession({ token, refreshToken, user }),
-  onAuthLost: () => useSession.getState().clear(),
+  onAuthLost: (ended) => useSession.getState().clear(ended),
+  crossTabLock: (work) =>
+    typeof navigator !== 'undefined' && 'locks' in navigator
+      ? navigator.locks.request('alma:refresh', work)
+      : work(),
+  reloadShared: () => useSession.getState().reload(),
   getLanguage: () => currentLanguage(),
   text: (key) => i18n.t(key),
 });

@@ -1,4 +1,5 @@
 import { routes } from '@alma/protocol';
+import type { NavigateFunction } from 'react-router-dom';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 import { useUsage } from './usage.ts';
@@ -22,4 +23,16 @@ export async function logout(): Promise<void> {
   } catch {
     // Already logged out, offline, or the token expired: clearing locally is what matters.
   }
+}
+
+/**
+ * The logout buttons (spec §2: "logout (returns to /)"): leave for the landing page and log out.
+ * The page change is a transition (the landing page may still have to load) while clearing the
+ * session re-renders at once, so `leaving` tells the guarded screen still on show to wait for
+ * the landing page rather than send the user to /login (see RequireAuth).
+ */
+export async function logoutToLanding(navigate: NavigateFunction): Promise<void> {
+  useSession.getState().setLeaving(true);
+  void navigate('/', { replace: true });
+  await logout();
 }

@@ -1,7 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
 import {
+  AuthRevokedSchema,
   ConnectErrorDataSchema,
   PROTOCOL_VERSION,
+  SessionEndCodeSchema,
   type Ack,
   type ClientEventName,
   type ClientPayload,
@@ -10,8 +12,10 @@ import {
   type ErrorBody,
   type HandshakeAuth,
   type ServerToClientEvents,
+  ServerEvent,
 } from '@alma/protocol';
 import { i18n } from './i18n.ts';
+import { useSession } from './session.ts';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -21,14 +25,33 @@ export const ACK_TIMEOUT_MS = 15_000;
 /**
  * A socket to the same origin. `auth` is a function so every (re)connection presents the token
  * current at that moment, not the one from when the socket was made (SPEC.md P-2).
+ *
+ * When the server ends the session the socket was opened with (`auth:revoked`, SPEC.md A-12:
+ * a logout elsewhere, a password change, a token reuse), the session is cleared with the reason
+ * — the route guard then shows the sign-in page, which says why (`useSession` `ended`). If this
+ * tab already holds a newer session (signed in again in another tab), the socket reconnects
+ * with it instead.
  */
 export function createSocket(getToken: () => string | null): AppSocket {
-  return io({
+  let presented: string | null = null;
+  const socket: AppSocket = io({
     path: '/socket.io',
     autoConnect: false,
-    auth: (cb: (data: HandshakeAuth) => void) =>
-      cb({ token: getToken() ?? '', protocolVersion: PROTOCOL_VERSION }),
+    auth: (cb: (data: HandshakeAuth) => void) => {
+      presented = getToken();
+      cb({ token: presented ?? '', protocolVersion: PROTOCOL_VERSION });
+    },
   });
+  socket.on(ServerEvent.authRevoked, (payload) => {
+    const parsed = AuthRevokedSchema.safeParse(payload);
+    const session = useSession.getState();
+    session.reload();
+    const current = useSession.getState().token;
+    if (current === null) return;
+    if (current !== presented) socket.connect();
+    else session.clear(parsed.success ? parsed.data.code : 'session_revoked');
+  });
+  return socket;
 }
 
 /**
@@ -62,7 +85,9 @@ export function classifyConnectError(error: Error & { data?: unknown }): {
   const parsed = ConnectErrorDataSchema.safeParse(error.data);
   const code = parsed.success ? parsed.data.code : error.message;
   const body = parsed.success ? parsed.data : null;
-  if (code === 'token_expired' || code === 'unauthorized') return { kind: 'auth', error: body };
+  if (code === 'token_expired' || code === 'unauthorized' || SessionEndCodeSchema.safeParse(code).success) {
+    return { kind: 'auth', error: body };
+  }
   if (code === 'protocol_mismatch') return { kind: 'protocol', error: body };
   return { kind: 'other', error: body };
 }

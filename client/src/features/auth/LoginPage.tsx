@@ -23,6 +23,8 @@ export function LoginPage() {
   // The emailed verification link lands here with ?verified=1 (or 0 for a bad or used link).
   const verified = search.get('verified');
   const [signedInOnArrival] = useState(() => selectIsSignedIn(useSession.getState()));
+  // The server ended the last session (signed out elsewhere, password changed): say why.
+  const ended = useSession((s) => s.ended);
   const submitting = useAuthFlow((s) => s.submitting);
   const failure = useAuthFlow((s) => s.error);
   const login = useAuthFlow((s) => s.login);
@@ -59,6 +61,11 @@ export function LoginPage() {
       {verified === '1' || verified === '0' ? (
         <div className={`alert ${verified === '1' ? 'alert--success' : 'alert--error'}`} role="status">
           {verified === '1' ? t('auth.login.verified') : t('auth.login.notVerified')}
+        </div>
+      ) : null}
+      {ended && !failure ? (
+        <div className="alert alert--info" role="status">
+          {t(`errors.${ended}`)}
         </div>
       ) : null}
       {failure ? (

@@ -5,7 +5,7 @@ import { ErrorBoundary } from '../../components/ui/ErrorBoundary.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { SkipLink } from '../../components/ui/SkipLink.tsx';
 import { Toaster } from '../../components/ui/Toaster.tsx';
-import { logout } from '../../lib/logout.ts';
+import { logoutToLanding } from '../../lib/logout.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { installAudioUnlock, stopSpeech } from './audio/speech.ts';
 import { AvatarStage, type StageAvatarDrive } from './components/AvatarStage.tsx';
@@ -78,12 +78,6 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avata
       openChatButton.current?.querySelector<HTMLElement>('.stage__open-chat')?.focus();
   }, [narrow, overlayOpen]);
 
-  async function onLogout() {
-    // Leave the guarded page first: cleared auth on /chat would make its guard send us to /login.
-    await navigate('/', { replace: true });
-    await logout();
-  }
-
   function onOption(action: OptionsAction) {
     if (action === 'clear') setDialog({ kind: 'clear' });
     else setPicker(action);
@@ -97,7 +91,7 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avata
       <ChatHeader
         sidebarOpen={sidebarOpen}
         onToggleSidebar={() => setSidebarOpen((o) => !o)}
-        onLogout={() => void onLogout()}
+        onLogout={() => void logoutToLanding(navigate)}
         onOption={onOption}
         onOpenChat={() => {
           overlay.setOpen(true);

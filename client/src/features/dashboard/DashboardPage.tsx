@@ -6,7 +6,7 @@ import { Icon, type IconName } from '../../components/ui/Icon.tsx';
 import { IconButton } from '../../components/ui/IconButton.tsx';
 import { TopBar } from '../../components/ui/TopBar.tsx';
 import { ApiError, call } from '../../lib/api.ts';
-import { logout } from '../../lib/logout.ts';
+import { logoutToLanding } from '../../lib/logout.ts';
 import { useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { OverviewTab } from './components/OverviewTab.tsx';
@@ -84,14 +84,7 @@ export function DashboardPage() {
           <Icon name="chat" size={16} />
           <span className="button__label">{t('dashboard.goToChat')}</span>
         </Link>
-        <IconButton
-          icon="logout"
-          label={t('nav.logout')}
-          onClick={() => {
-            // Leave the guarded page first, then clear (see ChatPage).
-            void Promise.resolve(navigate('/', { replace: true })).then(logout);
-          }}
-        />
+        <IconButton icon="logout" label={t('nav.logout')} onClick={() => void logoutToLanding(navigate)} />
       </TopBar>
       <div className="dashboard__body">
         <nav className="dashboard__nav" id="dashboard-nav" aria-label={t('dashboard.sections')}>

@@ -278,6 +278,7 @@ export function reduceConversation(state: ConversationData, event: AnyServerEven
     case ServerEvent.serverStatus:
     case ServerEvent.usageUpdated:
     case ServerEvent.uploadProgress:
+    case ServerEvent.authRevoked: // the session's, handled by lib/socket.ts
       return state;
   }
 }
