@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import {
-  createMemoryRouter,
-  RouterProvider,
-  useLocation,
-  type NavigateFunction,
-  type RouteObject,
-} from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router-dom';
 import { logoutToLanding } from '../lib/logout.ts';
 import { usePreferences } from '../lib/preferences.ts';
 import { redirectTarget } from '../lib/redirect.ts';
@@ -142,7 +136,7 @@ describe('route guards (spec §2)', () => {
     const router = visit('/dashboard', [lazyLanding, ...guarded.slice(1)]);
     expect(screen.getByText(/^dashboard at \/dashboard/)).toBeTruthy();
 
-    const done = logoutToLanding(router.navigate as NavigateFunction);
+    const done = logoutToLanding(router.navigate);
     await waitFor(() => expect(useSession.getState().token).toBeNull());
     expect(screen.queryByText(/^login at/)).toBeNull();
     loadLanding();

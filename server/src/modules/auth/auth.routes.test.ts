@@ -99,13 +99,19 @@ describe('POST /auth/register', () => {
   it('gives the field texts of the spec in English and Spanish', async () => {
     const en = ApiErrorSchema.parse(
       json(
-        await register({ ...registrationBody({ name: 'Bob', email: 'bob@example.com' }), terms: false }, 'en'),
+        await register(
+          { ...registrationBody({ name: 'Bob', email: 'bob@example.com' }), terms: false },
+          'en',
+        ),
       ),
     );
     expect(en.error.errors?.[0]?.message).toBe('You must accept the terms and conditions');
     const es = ApiErrorSchema.parse(
       json(
-        await register({ ...registrationBody({ name: 'Bob', email: 'bob@example.com' }), terms: false }, 'es'),
+        await register(
+          { ...registrationBody({ name: 'Bob', email: 'bob@example.com' }), terms: false },
+          'es',
+        ),
       ),
     );
     expect(es.error.errors?.[0]?.message).toBe('Debes aceptar los términos y condiciones');

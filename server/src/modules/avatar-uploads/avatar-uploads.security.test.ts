@@ -9,7 +9,7 @@ import {
   type Language,
 } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, json, registrationBody, type TestApp } from '../../test-support/app.ts';
 import { TEST_MODELS } from '../../test-support/glb-models.ts';
 import { HOSTILE_MODELS, outOfRangeIndices, sparseBomb } from '../../test-support/hostile-glb.ts';
 import { multipartParts } from '../../test-support/multipart.ts';
@@ -36,7 +36,7 @@ async function register(): Promise<Account> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/register',
-    payload: { name: `Hostil ${n}`, email: `hostile${n}@example.com`, password: 'Secret123' },
+    payload: registrationBody({ name: `Hostil ${n}`, email: `hostile${n}@example.com` }),
   });
   const body = json(res) as { token: string; user: { id: string } };
   return { id: body.user.id, token: body.token };
