@@ -10,7 +10,10 @@ import { registerViaApi, shot, signInBrowser } from './support.ts';
  */
 test.use({ locale: 'en-US' });
 // The token logic is the same at any width; one project runs it (it lasts about two minutes).
-test.skip(() => test.info().project.name !== 'desktop', 'desktop only');
+test.skip(
+  () => test.info().project.name !== 'desktop',
+  'the token logic is the same at any width; this two-minute test runs in one project',
+);
 
 const TTL_S = 30;
 const EXPIRIES = 3;

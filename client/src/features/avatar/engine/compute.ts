@@ -6,7 +6,12 @@
  * (additive) → gaze → gestures; then the model's rest correction is taken off and every bone is
  * clamped (spec §9: ±2 rad, additive layers ±0.1, legs ±0.5).
  */
-import { BONE_ROTATION_CLAMP, BONE_ROTATION_CLAMP_ADDITIVE, LEG_ROTATION_CLAMP } from '@alma/protocol';
+import {
+  BONE_ROTATION_CLAMP,
+  BONE_ROTATION_CLAMP_ADDITIVE,
+  CANONICAL_BONES,
+  LEG_ROTATION_CLAMP,
+} from '@alma/protocol';
 import type { FrameResult, FrameState } from './frame';
 import { BASE_POSE } from './layers/base';
 import { emotionLayer } from './layers/emotion';
@@ -17,16 +22,9 @@ import { VISEMES } from './layers/speech';
 import { clamp, clamp01, type Vec3 } from './math';
 import { gestureWeight, speakingWeight } from './timing';
 
-const LEG_BONES = new Set([
-  'LeftUpLeg',
-  'LeftLeg',
-  'LeftFoot',
-  'LeftToeBase',
-  'RightUpLeg',
-  'RightLeg',
-  'RightFoot',
-  'RightToeBase',
-]);
+const LEG_BONES: ReadonlySet<string> = new Set(
+  CANONICAL_BONES.filter((bone) => /^(Left|Right)(UpLeg|Leg|Foot|ToeBase)$/.test(bone)),
+);
 /** Breathing and sway keep this share of their amplitude while speaking. */
 const IDLE_WHILE_SPEAKING = 0.5;
 
