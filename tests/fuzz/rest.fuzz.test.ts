@@ -550,8 +550,12 @@ describe('REST fuzz (E-1)', () => {
     const res = await fetch(`${server.url}${routes.health.health.path}`);
     expect(res.status).toBe(200);
     expect(HealthSchema.parse(await res.json()).status).toBe('online');
-    // An authenticated call still works end to end after the storm.
-    const call = apiClient(server.url, { token: user.token });
+    // An authenticated call still works end to end after the storm. A fresh sign-in: the storm
+    // may rightly have revoked `valid` (a logout, or a reused refresh token of its family, A-12).
+    const login = await apiClient(server.url)(routes.auth.login, {
+      body: { email: user.user.email, password: 'Secret123' },
+    });
+    const call = apiClient(server.url, { token: login.token });
     const listed = await call(routes.chat.listSessions);
     expect(Array.isArray(listed.sessions)).toBe(true);
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);

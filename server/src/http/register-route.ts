@@ -10,6 +10,11 @@ export interface RouteContext {
   reply: FastifyReply;
   /** The authenticated user's id; only set for routes declared with `auth: true`. */
   userId: string;
+  /**
+   * Answers with a redirect instead of the route's JSON (a browser following an emailed link).
+   * `reply.sent` cannot tell: with async onSend hooks the reply is still being written.
+   */
+  redirect: (url: string) => void;
 }
 
 export type RouteHandler<D> = (input: RouteParsed<D>, ctx: RouteContext) => Promise<RouteResponse<D>>;
@@ -50,9 +55,14 @@ export function registerRoute<D extends RouteDef>(
           query: parse(route.query, request.query, 'query'),
           body: parse(route.body, request.body ?? undefined, 'body'),
         } as RouteParsed<D>;
-        const result = await handler(input, { request, reply, userId: request.userId ?? '' });
+        let redirected = false;
+        const redirect = (url: string): void => {
+          redirected = true;
+          void reply.redirect(url, 302);
+        };
+        const result = await handler(input, { request, reply, userId: request.userId ?? '', redirect });
         // A handler that answered by itself (a redirect for a browser) keeps its answer.
-        if (reply.sent) return reply;
+        if (redirected || reply.sent) return reply;
         void reply.code(route.status ?? 200);
         return route.response.parse(result);
       },

@@ -59,9 +59,9 @@ export function registerAccountRoutes(
   registerRoute(
     app,
     routes.account.verifyEmail,
-    async ({ params }, { request, reply }) => {
+    async ({ params }, { request, redirect }) => {
       await account.verifyEmail(params.verifyToken);
-      if (wantsHtml(request)) void reply.redirect('/login?verified=1', 302);
+      if (wantsHtml(request)) redirect('/login?verified=1');
       return { success: true as const, message: TEXTS[language(request)].verified };
     },
     {
