@@ -1,5 +1,11 @@
 import { ClientEvent, ServerEvent } from '@alma/protocol';
-import { createSpeechSynthesizer, loadConfig, type ReplyChunk, type ReplyEngine } from '@alma/server';
+import {
+  createSpeechSynthesizer,
+  loadConfig,
+  mp3Frames,
+  type ReplyChunk,
+  type ReplyEngine,
+} from '@alma/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
@@ -74,7 +80,7 @@ const paced: ReplyEngine = {
 };
 
 describe('S-4 encoded once', () => {
-  it('the stored MP3 is the speech:chunk audio the client received, joined byte for byte', async () => {
+  it('the stored MP3 is the speech:chunk audio frames the client received, joined byte for byte under one Info frame (S-8)', async () => {
     // The builtin synthesiser (espeak-ng + MP3), whatever SPEECH_ENGINE the run configures.
     const speech = createSpeechSynthesizer(
       loadConfig({ DATA_DIR: '/tmp/alma-s4-config', SPEECH_ENGINE: 'builtin' }),
@@ -93,7 +99,14 @@ describe('S-4 encoded once', () => {
     const stored = new Uint8Array(
       await (await fetch(new URL(reply.message.audioUrl, server.url))).arrayBuffer(),
     );
-    const sent = Buffer.concat(chunks.map((p) => new Uint8Array(p.audio as Uint8Array)));
-    expect(Buffer.from(stored).equals(sent)).toBe(true);
+    // Each chunk's Info frame (S-8) describes that chunk alone; the file has its own.
+    const audioFrames = (bytes: Uint8Array) => {
+      const frames = mp3Frames(bytes);
+      const last = frames.at(-1);
+      return Buffer.from(bytes.subarray(frames[0]?.offset ?? 0, last ? last.offset + last.length : 0));
+    };
+    expect(mp3Frames(stored)[0]?.offset).toBeGreaterThan(0);
+    const sent = Buffer.concat(chunks.map((p) => audioFrames(new Uint8Array(p.audio as Uint8Array))));
+    expect(audioFrames(stored).equals(sent)).toBe(true);
   });
 });

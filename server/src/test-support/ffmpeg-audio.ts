@@ -82,3 +82,23 @@ export async function recordWithFfmpeg(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * `data` decoded by ffmpeg to mono 16-bit PCM at `sampleRate` (no resampling when it is the
+ * file's own rate): what a browser's decoder that reads the same headers plays.
+ */
+export async function decodeWithFfmpeg(data: Uint8Array, sampleRate: number): Promise<Int16Array> {
+  if (!FFMPEG_AVAILABLE) throw new Error(NO_FFMPEG_REASON);
+  const dir = await mkdtemp(join(tmpdir(), 'alma-ffmpeg-decode-'));
+  try {
+    const input = join(dir, 'in.bin');
+    await writeFile(input, data);
+    const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', input];
+    const out = await run([...args, '-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1']);
+    const pcm = new Int16Array(out.length / 2);
+    for (let i = 0; i < pcm.length; i++) pcm[i] = out.readInt16LE(i * 2);
+    return pcm;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

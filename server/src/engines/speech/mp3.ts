@@ -1,4 +1,6 @@
 import { Mp3Encoder } from '@breezystack/lamejs';
+import { concatBytes, mp3Frames } from './mp3-frames.ts';
+import { lameInfoFrame } from './mp3-info.ts';
 
 /**
  * Mono 16-bit PCM → MP3 with `@breezystack/lamejs` (the original `lamejs` breaks under ESM, see
@@ -10,6 +12,10 @@ export const DEFAULT_MP3_KBPS = 48;
 /** lamejs encodes in blocks; a multiple of its 1152-sample frame keeps buffers small. */
 const BLOCK = 1152 * 8;
 
+/**
+ * The frames lamejs writes, after a LAME Info frame carrying the encoder delay and padding
+ * (`mp3-info.ts`, SPEC.md S-8): decoded by a browser, the result is exactly `pcm`.
+ */
 export function encodeMp3(pcm: Int16Array, sampleRate: number, kbps = DEFAULT_MP3_KBPS): Uint8Array {
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
   const parts: Uint8Array[] = [];
@@ -19,17 +25,15 @@ export function encodeMp3(pcm: Int16Array, sampleRate: number, kbps = DEFAULT_MP
   }
   const tail = encoder.flush();
   if (tail.length > 0) parts.push(tail);
-  return concatBytes(parts);
-}
-
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  const frames = concatBytes(parts);
+  const layout = mp3Frames(frames);
+  const info = lameInfoFrame({
+    frames,
+    frameCount: layout.length,
+    samplesPerFrame: layout[0]?.samples ?? 0,
+    pcmSamples: pcm.length,
+  });
+  return info ? concatBytes([info, frames]) : frames;
 }
 
 export function concatPcm(parts: readonly Int16Array[]): Int16Array {
