@@ -13,5 +13,7 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: './src/test/jsdom-environment.ts',
+    // Both languages' texts in the app's i18n instance (the app loads them on demand).
+    setupFiles: ['./src/test/setup.ts'],
   },
 });

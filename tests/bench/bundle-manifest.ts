@@ -32,8 +32,15 @@ export const ROUTE_MODULES: Record<string, string[]> = {
 };
 
 /**
- * Every JS and CSS file a screen needs before it renders: the entry and the route's modules with
- * their static imports, recursively (what the browser fetches; dynamic imports load later).
+ * The interface language's texts, loaded before the first render (client/src/app/main.tsx): one
+ * language, Spanish (the default, and the larger of the two).
+ */
+const FIRST_LOCALE = 'src/locales/es.json';
+
+/**
+ * Every JS and CSS file a screen needs before it renders: the entry, the language's texts and the
+ * route's modules with their static imports, recursively (what the browser fetches; other
+ * dynamic imports load later).
  */
 export function filesOf(manifest: Manifest, modules: string[]): string[] {
   const files = new Set<string>();
@@ -47,7 +54,8 @@ export function filesOf(manifest: Manifest, modules: string[]): string[] {
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
-  for (const key of ['index.html', ...modules]) visit(key);
+  const locale = manifest[FIRST_LOCALE] ? [FIRST_LOCALE] : [];
+  for (const key of ['index.html', ...locale, ...modules]) visit(key);
   return [...files];
 }
 

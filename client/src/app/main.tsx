@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import '../styles/global.css';
+import { currentLanguage, setLanguage } from '../lib/i18n.ts';
 import { initTheme } from '../lib/theme.ts';
 import { Providers } from './providers.tsx';
 import { AppRouter } from './router.tsx';
@@ -9,8 +10,15 @@ initTheme();
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <Providers>
-    <AppRouter />
-  </Providers>,
-);
+const app = createRoot(root);
+// The detected language's texts are their own chunk: render once they are here (or, should that
+// fetch fail, with the keys rather than a blank page).
+void setLanguage(currentLanguage())
+  .catch(() => undefined)
+  .then(() =>
+    app.render(
+      <Providers>
+        <AppRouter />
+      </Providers>,
+    ),
+  );

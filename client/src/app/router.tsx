@@ -1,8 +1,14 @@
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { BrowserRouter, useRoutes } from 'react-router-dom';
 import { appRoutes } from './routes.tsx';
 
-const router = createBrowserRouter(appRoutes);
+function Screens() {
+  return useRoutes(appRoutes);
+}
 
 export function AppRouter() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <Screens />
+    </BrowserRouter>
+  );
 }

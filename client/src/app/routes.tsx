@@ -1,100 +1,145 @@
-import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
-import { i18n } from '../lib/i18n.ts';
+
+function Loading() {
+  const { t } = useTranslation();
+  return <PageLoader label={t('app.loading')} />;
+}
+
+/**
+ * A screen or layout loaded on demand (each feature is its own chunk) behind its own Suspense
+ * boundary: while it loads, only its place shows the loader — a layout above it (the socket's
+ * provider, the guards) stays mounted.
+ */
+function onDemand<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  const Screen = lazy(async () => ({ default: pick(await load()) }));
+  return (
+    <Suspense fallback={<Loading />}>
+      <Screen />
+    </Suspense>
+  );
+}
 
 /** The signed-in screens (spec §2): onboarding, then chat and dashboard once it is finished. */
 const signedIn: RouteObject[] = [
   {
     path: '/onboarding',
-    lazy: async () => ({
-      Component: (await import('./onboarding-route.tsx')).OnboardingRoute,
-    }),
+    element: onDemand(
+      () => import('./onboarding-route.tsx'),
+      (m) => m.OnboardingRoute,
+    ),
   },
   {
-    lazy: async () => ({ Component: (await import('./guards.tsx')).RequireOnboarding }),
+    element: onDemand(
+      () => import('./guards.tsx'),
+      (m) => m.RequireOnboarding,
+    ),
     children: [
       {
         path: '/chat',
-        lazy: async () => ({ Component: (await import('./chat-route.tsx')).ChatRoute }),
+        element: onDemand(
+          () => import('./chat-route.tsx'),
+          (m) => m.ChatRoute,
+        ),
       },
       {
         path: '/dashboard',
-        lazy: async () => ({
-          Component: (await import('../features/dashboard/DashboardPage.tsx')).DashboardPage,
-        }),
+        element: onDemand(
+          () => import('../features/dashboard/DashboardPage.tsx'),
+          (m) => m.DashboardPage,
+        ),
       },
     ],
   },
 ];
 
 /**
- * The route table of spec §2. Screens load on demand (each feature is its own chunk), so the
- * landing page does not pay for the chat's socket client or the dashboard.
+ * The route table of spec §2, for react-router's declarative router (its data router weighs
+ * twice as much on the first screen and nothing here uses loaders or actions). Screens load on
+ * demand, so the landing page does not pay for the chat's socket client or the dashboard.
  */
-const screens: RouteObject[] = [
+export const appRoutes: RouteObject[] = [
   {
     path: '/',
-    lazy: async () => ({ Component: (await import('../features/landing/LandingPage.tsx')).LandingPage }),
+    element: onDemand(
+      () => import('../features/landing/LandingPage.tsx'),
+      (m) => m.LandingPage,
+    ),
   },
   {
     path: '/login',
-    lazy: async () => ({ Component: (await import('../features/auth/LoginPage.tsx')).LoginPage }),
+    element: onDemand(
+      () => import('../features/auth/LoginPage.tsx'),
+      (m) => m.LoginPage,
+    ),
   },
   {
     path: '/register',
-    lazy: async () => ({ Component: (await import('../features/auth/RegisterPage.tsx')).RegisterPage }),
+    element: onDemand(
+      () => import('../features/auth/RegisterPage.tsx'),
+      (m) => m.RegisterPage,
+    ),
   },
   {
     path: '/auth/callback',
-    lazy: async () => ({
-      Component: (await import('../features/auth/AuthCallbackPage.tsx')).AuthCallbackPage,
-    }),
+    element: onDemand(
+      () => import('../features/auth/AuthCallbackPage.tsx'),
+      (m) => m.AuthCallbackPage,
+    ),
   },
   {
     path: '/terms',
-    lazy: async () => ({ Component: (await import('../features/legal/TermsPage.tsx')).TermsPage }),
+    element: onDemand(
+      () => import('../features/legal/TermsPage.tsx'),
+      (m) => m.TermsPage,
+    ),
   },
   {
     path: '/privacy',
-    lazy: async () => ({ Component: (await import('../features/legal/PrivacyPage.tsx')).PrivacyPage }),
+    element: onDemand(
+      () => import('../features/legal/PrivacyPage.tsx'),
+      (m) => m.PrivacyPage,
+    ),
   },
   {
     path: '/forgot-password',
-    lazy: async () => ({
-      Component: (await import('../features/auth/ForgotPasswordPage.tsx')).ForgotPasswordPage,
-    }),
+    element: onDemand(
+      () => import('../features/auth/ForgotPasswordPage.tsx'),
+      (m) => m.ForgotPasswordPage,
+    ),
   },
   {
     path: '/reset-password/:token',
-    lazy: async () => ({
-      Component: (await import('../features/auth/ResetPasswordPage.tsx')).ResetPasswordPage,
-    }),
+    element: onDemand(
+      () => import('../features/auth/ResetPasswordPage.tsx'),
+      (m) => m.ResetPasswordPage,
+    ),
   },
   {
     path: '/contact',
-    lazy: async () => ({ Component: (await import('../features/legal/ContactPage.tsx')).ContactPage }),
+    element: onDemand(
+      () => import('../features/legal/ContactPage.tsx'),
+      (m) => m.ContactPage,
+    ),
   },
   {
     // The guards read preferences through the API client: loaded with the first signed-in screen.
-    lazy: async () => ({ Component: (await import('./guards.tsx')).RequireAuth }),
+    element: onDemand(
+      () => import('./guards.tsx'),
+      (m) => m.RequireAuth,
+    ),
     children: [
       {
         // One socket for every signed-in screen (lib/realtime.ts); loaded with the first of them.
-        lazy: async () => ({
-          Component: (await import('./realtime-provider.tsx')).RealtimeProvider,
-        }),
+        element: onDemand(
+          () => import('./realtime-provider.tsx'),
+          (m) => m.RealtimeProvider,
+        ),
         children: signedIn,
       },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
-];
-
-/** One root so the first screen's chunk has a loading state (react-router's HydrateFallback). */
-export const appRoutes: RouteObject[] = [
-  {
-    element: <Outlet />,
-    HydrateFallback: () => <PageLoader label={i18n.t('app.loading')} />,
-    children: screens,
-  },
 ];

@@ -3,7 +3,7 @@ import i18next from 'i18next';
 import { EMOTIONS, ERROR_MESSAGES, FIELD_MESSAGES } from '@alma/protocol';
 import es from '../locales/es.json';
 import en from '../locales/en.json';
-import { createI18n, toSupportedLanguage } from './i18n.ts';
+import { createI18n, loadLanguage, toSupportedLanguage, translationOf } from './i18n.ts';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object') return [prefix];
@@ -13,7 +13,7 @@ function keys(value: unknown, prefix = ''): string[] {
 function fresh(languages: readonly string[]) {
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
   vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? '');
-  return createI18n(i18next.createInstance());
+  return createI18n(i18next.createInstance(), { es: translationOf(es, 'es'), en: translationOf(en, 'en') });
 }
 
 afterEach(() => {
@@ -96,6 +96,22 @@ describe('language detection (spec §1)', () => {
     expect(toSupportedLanguage('es_MX')).toBe('es');
     expect(toSupportedLanguage('pt-BR')).toBe('es');
     expect(toSupportedLanguage(undefined)).toBe('es');
+  });
+});
+
+describe('one language at a time (issue 12: a lean first screen)', () => {
+  it('loads only the language it is asked for, with the protocol texts, once', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
+    const i18n = createI18n(i18next.createInstance());
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(false);
+    await loadLanguage('en', i18n);
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
+    expect(i18n.hasResourceBundle('es', 'translation')).toBe(false);
+    expect(i18n.t('chat.send')).toBe('Send');
+    expect(i18n.t('errors.limit_reached')).toBe(ERROR_MESSAGES.en.limit_reached);
+    await loadLanguage('es', i18n);
+    await i18n.changeLanguage('es');
+    expect(i18n.t('chat.send')).toBe('Enviar');
   });
 });
 
