@@ -4,6 +4,7 @@ import { currentLanguage, setLanguage } from '../lib/i18n.ts';
 import { initTheme } from '../lib/theme.ts';
 import { Providers } from './providers.tsx';
 import { AppRouter } from './router.tsx';
+import { preloadScreens } from './routes.tsx';
 
 initTheme();
 
@@ -11,6 +12,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
 const app = createRoot(root);
+preloadScreens(window.location.pathname);
 // The detected language's texts are their own chunk: render once they are here (or, should that
 // fetch fail, with the keys rather than a blank page).
 void setLanguage(currentLanguage())

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
 
 function Loading() {
@@ -8,45 +8,57 @@ function Loading() {
   return <PageLoader label={t('app.loading')} />;
 }
 
+/** A screen's chunk, started early by `preloadScreens` (the lazy component awaits the same one). */
+interface ScreenHandle {
+  load: () => Promise<unknown>;
+}
+
 /**
  * A screen or layout loaded on demand (each feature is its own chunk) behind its own Suspense
  * boundary: while it loads, only its place shows the loader — a layout above it (the socket's
  * provider, the guards) stays mounted.
  */
-function onDemand<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+function onDemand<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+): Pick<RouteObject, 'element' | 'handle'> {
   const Screen = lazy(async () => ({ default: pick(await load()) }));
-  return (
-    <Suspense fallback={<Loading />}>
-      <Screen />
-    </Suspense>
-  );
+  const handle: ScreenHandle = { load };
+  return {
+    element: (
+      <Suspense fallback={<Loading />}>
+        <Screen />
+      </Suspense>
+    ),
+    handle,
+  };
 }
 
 /** The signed-in screens (spec §2): onboarding, then chat and dashboard once it is finished. */
 const signedIn: RouteObject[] = [
   {
     path: '/onboarding',
-    element: onDemand(
+    ...onDemand(
       () => import('./onboarding-route.tsx'),
       (m) => m.OnboardingRoute,
     ),
   },
   {
-    element: onDemand(
+    ...onDemand(
       () => import('./guards.tsx'),
       (m) => m.RequireOnboarding,
     ),
     children: [
       {
         path: '/chat',
-        element: onDemand(
+        ...onDemand(
           () => import('./chat-route.tsx'),
           (m) => m.ChatRoute,
         ),
       },
       {
         path: '/dashboard',
-        element: onDemand(
+        ...onDemand(
           () => import('../features/dashboard/DashboardPage.tsx'),
           (m) => m.DashboardPage,
         ),
@@ -63,77 +75,77 @@ const signedIn: RouteObject[] = [
 export const appRoutes: RouteObject[] = [
   {
     path: '/',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/landing/LandingPage.tsx'),
       (m) => m.LandingPage,
     ),
   },
   {
     path: '/login',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/auth/LoginPage.tsx'),
       (m) => m.LoginPage,
     ),
   },
   {
     path: '/register',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/auth/RegisterPage.tsx'),
       (m) => m.RegisterPage,
     ),
   },
   {
     path: '/auth/callback',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/auth/AuthCallbackPage.tsx'),
       (m) => m.AuthCallbackPage,
     ),
   },
   {
     path: '/terms',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/legal/TermsPage.tsx'),
       (m) => m.TermsPage,
     ),
   },
   {
     path: '/privacy',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/legal/PrivacyPage.tsx'),
       (m) => m.PrivacyPage,
     ),
   },
   {
     path: '/forgot-password',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/auth/ForgotPasswordPage.tsx'),
       (m) => m.ForgotPasswordPage,
     ),
   },
   {
     path: '/reset-password/:token',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/auth/ResetPasswordPage.tsx'),
       (m) => m.ResetPasswordPage,
     ),
   },
   {
     path: '/contact',
-    element: onDemand(
+    ...onDemand(
       () => import('../features/legal/ContactPage.tsx'),
       (m) => m.ContactPage,
     ),
   },
   {
     // The guards read preferences through the API client: loaded with the first signed-in screen.
-    element: onDemand(
+    ...onDemand(
       () => import('./guards.tsx'),
       (m) => m.RequireAuth,
     ),
     children: [
       {
         // One socket for every signed-in screen (lib/realtime.ts); loaded with the first of them.
-        element: onDemand(
+        ...onDemand(
           () => import('./realtime-provider.tsx'),
           (m) => m.RealtimeProvider,
         ),
@@ -143,3 +155,14 @@ export const appRoutes: RouteObject[] = [
   },
   { path: '*', element: <Navigate to="/" replace /> },
 ];
+
+/**
+ * Starts loading the chunks of the screen at `pathname` at once — in parallel with the language's
+ * texts, which the first render waits for (app/main.tsx) — rather than after that render.
+ */
+export function preloadScreens(pathname: string): void {
+  for (const match of matchRoutes(appRoutes, pathname) ?? []) {
+    const handle = match.route.handle as ScreenHandle | undefined;
+    handle?.load().catch(() => undefined);
+  }
+}
