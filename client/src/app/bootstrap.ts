@@ -8,6 +8,10 @@ import { useSession } from '../lib/session.ts';
  */
 export function useAuthBootstrap() {
   useEffect(() => {
+    // The store read local storage when this page's code started; the first render comes later
+    // (after the language's texts, app/main.tsx), and another tab may have signed in meanwhile.
+    // Adopt what is stored now, so "no token" never wipes a session stored in between.
+    useSession.getState().reload();
     const { token, clear, setUser } = useSession.getState();
     if (!token) {
       clear();
