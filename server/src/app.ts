@@ -1,6 +1,5 @@
 import { APP_VERSION, PROTOCOL_VERSION, ServerEvent, type Capability } from '@alma/protocol';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createReplyEngine } from './engines/reply/select.ts';
@@ -53,6 +52,7 @@ import { createPlansService } from './modules/plans/plans.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
+import { registerRequestLog, requestIdOptions, serverLogger } from './plugins/request-log.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
@@ -111,11 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   };
 
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
+    logger: deps.logger ?? serverLogger(config.logLevel),
+    ...requestIdOptions,
     connectionTimeout: 30_000,
     keepAliveTimeout: 65_000,
     requestTimeout: 60_000,
@@ -124,9 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
-  app.addHook('onSend', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
-  });
+  registerRequestLog(app);
 
   // REDIS_URL: what instances share (rooms, limits, replies in flight); unset: this process only.
   const scale = await openScaleOut(config.redisUrl, app.log);

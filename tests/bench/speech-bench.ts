@@ -10,36 +10,20 @@
  * no thresholds. Environment: BENCH_RUNS (default 5), BENCH_TOKEN_DELAY_MS (default 35).
  */
 import { ClientEvent, ServerEvent, type Language } from '@alma/protocol';
-import { createSpeechSynthesizer, loadConfig, type ReplyChunk, type ReplyEngine } from '@alma/server';
+import { createSpeechSynthesizer, loadConfig } from '@alma/server';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
+import { median } from './support/report.ts';
+import { scriptedEngine, SPOKEN_REPLY } from './support/scripted-engine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 5;
 const DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 35);
 const LANGUAGE: Language = 'es';
-const REPLY =
-  'Qué bien que me lo cuentes, de verdad. Suena a que ha sido un día intenso, pero también lleno de cosas buenas. ' +
-  'A veces lo pequeño es lo que más nos sostiene. ¿Qué parte del día te gustaría recordar mañana?';
+const REPLY = SPOKEN_REPLY;
 
-/** A reply engine that always writes REPLY, word by word, DELAY_MS apart. */
-const scripted: ReplyEngine = {
-  name: 'scripted',
-  async *stream(request): AsyncIterable<ReplyChunk> {
-    for (const piece of REPLY.match(/\S+\s*/g) ?? []) {
-      if (request.signal.aborted) return;
-      if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
-      yield { type: 'text', text: piece };
-    }
-  },
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
+const scripted = scriptedEngine(REPLY, DELAY_MS);
 
 /** Sends one message per run; `until` names the event whose arrival ends the measure. */
 async function measure(server: TestServer, until: 'speech:chunk' | 'chat:reply'): Promise<number[]> {

@@ -39,11 +39,12 @@ export function registerRoute<D extends RouteDef>(
       ...options,
       preHandler: route.auth ? app.authenticate : undefined,
       handler: async (request, reply) => {
-        const language = languageFromHeader(request.headers['accept-language']);
         const parse = (schema: z.ZodType | undefined, value: unknown, part: string): unknown => {
           if (!schema) return undefined;
           const result = schema.safeParse(value);
           if (!result.success) {
+            // The caller's language is read only when there is something to say in it.
+            const language = languageFromHeader(request.headers['accept-language']);
             throw new AppError('validation_failed', {
               fields: fieldErrors(result.error, language, part === 'body' ? undefined : part),
             });

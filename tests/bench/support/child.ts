@@ -1,0 +1,54 @@
+/**
+ * The child side of `server-process.ts`: a server script calls `serveParent` once it listens.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+export type ParentMessage =
+  | { type: 'cpu'; id: number }
+  | { type: 'profile-start'; id: number }
+  | { type: 'profile-stop'; id: number; file: string }
+  | { type: 'close'; id: number };
+export type ChildMessage =
+  | { type: 'ready'; url: string; info: Record<string, unknown> }
+  | { type: 'cpu'; id: number; us: number }
+  | { type: 'done'; id: number };
+
+export function serveParent(server: {
+  url: string;
+  info?: Record<string, unknown>;
+  close: () => Promise<void>;
+}): void {
+  const send = (message: ChildMessage) => process.send?.(message);
+  let session: Session | undefined;
+  process.on('message', (message: ParentMessage) => {
+    switch (message.type) {
+      case 'cpu': {
+        const { user, system } = process.cpuUsage();
+        send({ type: 'cpu', id: message.id, us: user + system });
+        return;
+      }
+      // The main thread's CPU profile over the measured rounds only (start-up left out).
+      case 'profile-start':
+        session = new Session();
+        session.connect();
+        void session
+          .post('Profiler.enable')
+          .then(() => session?.post('Profiler.start'))
+          .then(() => send({ type: 'done', id: message.id }));
+        return;
+      case 'profile-stop':
+        void (async () => {
+          const result = await session?.post('Profiler.stop');
+          if (result) writeFileSync(message.file, JSON.stringify(result.profile));
+          session?.disconnect();
+          send({ type: 'done', id: message.id });
+        })();
+        return;
+      case 'close':
+        // process.exit, not a natural end: timers the server leaves would keep it alive.
+        void server.close().finally(() => process.exit(0));
+    }
+  });
+  send({ type: 'ready', url: server.url, info: server.info ?? {} });
+}

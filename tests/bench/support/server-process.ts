@@ -1,0 +1,79 @@
+import { fork } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChildMessage, ParentMessage } from './child.ts';
+
+/**
+ * A server under measurement in its own process, so its CPU time is its own and not the load
+ * generator's: `cpuUs()` reads the child's `process.cpuUsage()` (every thread, worker threads
+ * included) over IPC. With `BENCH_PROFILE=<dir>`, `profile(name, work)` writes the main thread's
+ * CPU profile over `work` to `<dir>/<name>.cpuprofile` (open it in Chrome's DevTools).
+ */
+export interface ServerProcess {
+  url: string;
+  /** Whatever the child reported when it was ready (test data it prepared, for instance). */
+  info: Record<string, unknown>;
+  /** User + system CPU the child has used so far, in microseconds. */
+  cpuUs(): Promise<number>;
+  profile<T>(name: string, work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+type Request = ParentMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+
+export async function startServerProcess(
+  script: URL,
+  options: { env?: Record<string, string>; label?: string } = {},
+): Promise<ServerProcess> {
+  const label = options.label ?? 'server';
+  const child = fork(script, [], {
+    env: { ...process.env, ...options.env },
+    // tsx runs the TypeScript child as it runs the bench.
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let next = 0;
+  const waiting = new Map<number, (message: ChildMessage) => void>();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<Extract<ChildMessage, { type: 'ready' }>>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') resolve(message);
+      else {
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      }
+    });
+  });
+  const ask = (request: Request) =>
+    new Promise<ChildMessage>((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      child.send({ ...request, id });
+    });
+  const { url, info } = await ready;
+  const profileDir = process.env.BENCH_PROFILE;
+  return {
+    url,
+    info,
+    cpuUs: async () => {
+      const answer = await ask({ type: 'cpu' });
+      return answer.type === 'cpu' ? answer.us : Number.NaN;
+    },
+    profile: async (name, work) => {
+      if (!profileDir) return work();
+      mkdirSync(profileDir, { recursive: true });
+      await ask({ type: 'profile-start' });
+      try {
+        return await work();
+      } finally {
+        await ask({ type: 'profile-stop', file: join(profileDir, `${label}-${name}.cpuprofile`) });
+      }
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      child.send({ type: 'close', id: next++ } satisfies ParentMessage);
+      await exited;
+    },
+  };
+}
