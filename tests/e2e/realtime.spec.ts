@@ -60,3 +60,28 @@ test('the onboarding has the socket: upload progress is pushed, not polled; the 
   await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
   expect(sockets).toHaveLength(1);
 });
+
+test('M-4 the socket opens as a WebSocket, never long-polling, and a reload connects again', async ({
+  page,
+  request,
+}) => {
+  const polling: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/socket.io/') && url.searchParams.get('transport') === 'polling') {
+      polling.push(r.url());
+    }
+  });
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('/socket.io/')) sockets.push(ws.url());
+  });
+  const session = await registerViaApi(request);
+  await signInBrowser(page, session);
+  await page.goto('/chat');
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
+  await page.reload();
+  await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
+  expect(sockets).toHaveLength(2);
+  expect(polling).toEqual([]);
+});

@@ -37,6 +37,10 @@ export function createSocket(getToken: () => string | null): AppSocket {
   const socket: AppSocket = io({
     path: '/socket.io',
     autoConnect: false,
+    // WebSocket first: one connection to one replica, so the proxy balances without sticky
+    // sessions (README, "Many instances"). Long-polling only where a WebSocket cannot open.
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
     auth: (cb: (data: HandshakeAuth) => void) => {
       presented = getToken();
       cb({ token: presented ?? '', protocolVersion: PROTOCOL_VERSION });
