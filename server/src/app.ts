@@ -57,8 +57,8 @@ import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
-import { registerVoicesRoutes } from './voices/voices.routes.ts';
-import { createVoicesService, type VoicesService } from './voices/voices.service.ts';
+import { registerVoicesRoutes } from './modules/voices/voices.routes.ts';
+import { createVoicesService, type VoicesService } from './modules/voices/voices.service.ts';
 import type { Storage } from './storage/types.ts';
 
 export interface AppDeps {

@@ -3,7 +3,7 @@ import { defineRoute } from './define-route.ts';
 
 /**
  * The voice catalogue (spec §3 Voice, §7 Voices; SPEC.md V-1…V-6). The server holds the 25
- * system voices (server/src/voices/catalogue.ts); this file is their wire shape and the routes.
+ * system voices (server/src/modules/voices/catalogue.ts); this file is their wire shape and the routes.
  */
 
 /** Spec §3 categories; the English labels (female, male, neutral) are the client's to show. */

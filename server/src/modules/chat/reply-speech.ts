@@ -2,7 +2,7 @@ import type { Language } from '@alma/protocol';
 import { createSpeechChunker } from '../../engines/speech/chunker.ts';
 import type { SpeechSynthesizer, SynthesisResult, VoiceParams } from '../../engines/speech/types.ts';
 import type { Log } from '../../lib/logger.ts';
-import { LANGUAGE_CODE, SYSTEM_VOICES, findSystemVoice } from '../../voices/catalogue.ts';
+import { LANGUAGE_CODE, SYSTEM_VOICES, findSystemVoice } from '../voices/catalogue.ts';
 
 /**
  * The speaking half of a reply (ARCHITECTURE §3 steps 3–5; SPEC.md S-1…S-3): text deltas go in,

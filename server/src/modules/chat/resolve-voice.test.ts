@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeSynthesizer } from '../../test-support/speech.ts';
 import type { Log } from '../../lib/logger.ts';
-import { findSystemVoice } from '../../voices/catalogue.ts';
+import { findSystemVoice } from '../voices/catalogue.ts';
 import { DEFAULT_VOICES, createReplySpeech, resolveVoice } from './reply-speech.ts';
 
 const silentLog: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -9,8 +9,8 @@ import {
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { SpeechSynthesizer } from '../engines/speech/types.ts';
-import { AppError } from '../lib/app-error.ts';
+import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
+import { AppError } from '../../lib/app-error.ts';
 import {
   AVATAR_VOICES,
   LANGUAGE_CODE,

@@ -6,7 +6,7 @@ import {
   VoiceSchema,
 } from '@alma/protocol';
 import { describe, expect, it } from 'vitest';
-import { createEspeakWorker } from '../engines/speech/espeak-ng.ts';
+import { createEspeakWorker } from '../../engines/speech/espeak-ng.ts';
 import { AVATAR_VOICES, LANGUAGE_CODE, SYSTEM_VOICES, findSystemVoice } from './catalogue.ts';
 import { toVoice } from './voices.service.ts';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { loadConfig } from '../config.ts';
-import { createBuiltinSynthesizer } from '../engines/speech/builtin.ts';
+import { loadConfig } from '../../config.ts';
+import { createBuiltinSynthesizer } from '../../engines/speech/builtin.ts';
 import { SYSTEM_VOICES } from './catalogue.ts';
 import { createVoicesService } from './voices.service.ts';
 

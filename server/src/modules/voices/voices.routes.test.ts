@@ -9,8 +9,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, json, type TestApp, registrationBody } from '../test-support/app.ts';
-import { captureMailer } from '../test-support/mail.ts';
+import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
+import { captureMailer } from '../../test-support/mail.ts';
 import { AVATAR_VOICES } from './catalogue.ts';
 
 let t: TestApp;

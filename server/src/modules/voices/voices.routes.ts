@@ -1,7 +1,7 @@
 import { SYSTEM_VOICES_URL_PREFIX, routes } from '@alma/protocol';
 import type { FastifyInstance } from 'fastify';
-import { registerRoute } from '../http/register-route.ts';
-import { languageFromHeader } from '../lib/language.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { languageFromHeader } from '../../lib/language.ts';
 import type { VoicesService } from './voices.service.ts';
 
 const LIST_MESSAGE = {
