@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,28 @@ describe('loadConfig', () => {
         expect(message).toContain(name);
       }
     }
+  });
+
+  it('names the problems between variables all at once, and touches no disk when it refuses', () => {
+    const dataDir = join(dir(), 'fresh');
+    const attempt = () =>
+      loadConfig({
+        DATA_DIR: dataDir,
+        REPLY_ENGINE: 'openai',
+        GOOGLE_CLIENT_ID: 'id-without-secret',
+        TRANSCRIBE_ENGINE: 'openai',
+      });
+    expect(attempt).toThrow(ConfigError);
+    expect(() => attempt()).toThrow(
+      [
+        'Invalid configuration:',
+        '  - OPENAI_API_KEY="": is required when REPLY_ENGINE=openai and OPENAI_BASE_URL is api.openai.com',
+        '  - OPENAI_MODEL="": is required when REPLY_ENGINE=openai',
+        '  - TRANSCRIBE_OPENAI_API_KEY="": is required when TRANSCRIBE_OPENAI_BASE_URL is api.openai.com',
+        '  - GOOGLE_CLIENT_SECRET="": is required when GOOGLE_CLIENT_ID is set',
+      ].join('\n'),
+    );
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('REDIS_URL is optional (unset: one process in memory) and must be a redis:// or rediss:// URL', () => {

@@ -31,7 +31,7 @@ const EnvSchema = z.object({
   ACCESS_TOKEN_TTL_S: intFrom(30, 24 * 3600).default(900),
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
   REFRESH_REUSE_GRACE_S: intFrom(0, 60).default(10),
-  CORS_ORIGINS: z.string().default('http://localhost:3000,http://localhost:5173'),
+  CORS_ORIGINS: z.string().default('http://localhost:3000,http://localhost:5173').transform(list),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REPLY_ENGINE: z.enum(['builtin', 'openai', 'local']).default('builtin'),
   REPLY_TOKEN_DELAY_MS: intFrom(0, 2000).default(35),
@@ -56,7 +56,10 @@ const EnvSchema = z.object({
   SPEECH_OPENAI_FORMAT: z.enum(['wav', 'pcm']).default('wav'),
   SPEECH_OPENAI_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   // 1: send a custom voice's uploaded sample with each request (a cloning server; SPEC.md VU-8).
-  SPEECH_VOICE_CLONING: z.enum(['0', '1']).default('0'),
+  SPEECH_VOICE_CLONING: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   // Voice-note transcription (engines/transcription; SPEC.md V-3): auto = the provider when
   // configured, else Debian's pocketsphinx for English notes when installed, else the browser's
   // transcript.
@@ -73,7 +76,11 @@ const EnvSchema = z.object({
   // How often the health monitor asks the database (and Redis, queues); a change pushes server:status.
   HEALTH_CHECK_INTERVAL_MS: intFrom(50, 600_000).default(5000),
   CLIENT_DIST: z.string().min(1).optional(),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  // Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, lockouts).
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   // Sign-in through Google and GitHub (SPEC.md O-1): a provider is on when its id and secret are
   // both set. The endpoint overrides exist so tests can point at an authorization server on loopback.
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -92,7 +99,11 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Alma <no-reply@localhost>'),
-  ADMIN_EMAILS: z.string().default(''),
+  // These accounts get the admin role (SPEC.md A-10); compared lower-cased.
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) => list(v).map((email) => email.toLowerCase())),
   RESET_TOKEN_TTL_MIN: intFrom(1, 7 * 24 * 60).default(60),
   VERIFY_TOKEN_TTL_H: intFrom(1, 30 * 24).default(48),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: intFrom(1, 100_000).default(5),
@@ -106,116 +117,103 @@ const EnvSchema = z.object({
   AVATAR_WORKERS: intFrom(1, 8).default(2),
 });
 
-/** An OAuth 2.0 client registered at an outside provider. */
-export interface OAuthClientConfig {
-  clientId: string;
-  clientSecret: string;
-  authorizeUrl: string;
-  tokenUrl: string;
-}
+type Env = z.output<typeof EnvSchema>;
 
-/** REPLY_ENGINE=openai (see engines/reply/openai.ts). */
-export interface OpenAIConfig {
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-  maxRetries: number;
-}
+/**
+ * Records a problem with one variable (the value shown beside it is the one given). A helper that
+ * cannot build its part returns `z.NEVER` after it: the parse fails, so that value is never read.
+ */
+type Problem = (name: string, message: string) => void;
 
-/** SPEECH_ENGINE=openai (see engines/speech/openai.ts). */
-export interface SpeechOpenAIConfig {
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  /** Spoken when the requested voice is one of the builtin catalogue's espeak voices. */
-  voice: string;
-  responseFormat: 'wav' | 'pcm';
-  timeoutMs: number;
-  /** Send custom voices' samples (SPEECH_VOICE_CLONING=1). */
-  voiceCloning: boolean;
-}
-
-/** TRANSCRIBE_ENGINE=openai (see engines/transcription/openai.ts). */
-export interface TranscribeOpenAIConfig {
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-}
-
-/** REPLY_ENGINE=local (see engines/reply/local.ts). */
-export interface LocalLlmConfig {
-  /** Absolute. */
-  modelPath: string;
-  threads: number;
-  contextSize: number;
-  maxTokens: number;
-}
-
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  mongodbUri: string | undefined;
-  mongodbDb: string;
-  /** Unset: one process with in-memory limits, locks and rooms; set: instances share this Redis. */
-  redisUrl: string | undefined;
-  jwtSecret: string;
-  accessTokenTtlS: number;
-  refreshTokenTtlDays: number;
-  /** SPEC.md A-3: how long a just-rotated refresh token still answers with its successor. */
-  refreshReuseGraceS: number;
-  corsOrigins: string[];
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  replyEngine: z.infer<typeof EnvSchema>['REPLY_ENGINE'];
-  replyTokenDelayMs: number;
-  /** Set exactly when replyEngine is 'openai'. */
-  openai: OpenAIConfig | null;
-  /** Set exactly when replyEngine is 'local'. */
-  llm: LocalLlmConfig | null;
-  speechEngine: z.infer<typeof EnvSchema>['SPEECH_ENGINE'];
-  /** Set exactly when speechEngine is 'openai'. */
-  speechOpenai: SpeechOpenAIConfig | null;
-  transcribeEngine: z.infer<typeof EnvSchema>['TRANSCRIBE_ENGINE'];
-  /** Set when the provider is used: TRANSCRIBE_ENGINE=openai, or auto with a URL or key given. */
-  transcribeOpenai: TranscribeOpenAIConfig | null;
-  /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */
-  transcribePocketsphinxModel: string;
-  authRateLimitMax: number;
-  socketEventRateLimit: number;
-  socketRecordDir: string | undefined;
-  shutdownGraceMs: number;
-  healthCheckIntervalMs: number;
-  clientDist: string;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, lockouts). */
-  trustProxy: boolean;
-  /** Null when the provider's client id and secret are not set (SPEC.md O-1). */
-  oauth: {
-    google: (OAuthClientConfig & { userinfoUrl: string }) | null;
-    github: (OAuthClientConfig & { apiUrl: string }) | null;
+/**
+ * The configuration the code reads: `EnvSchema`'s output turned into settings. `Config` is this
+ * schema's output type, so a variable is declared once (name, type, default, validation in
+ * `EnvSchema`; its setting here) and the type cannot drift from the parsing. Rules that span
+ * variables are issues on the variable to fix; only when there are none does it touch the disk:
+ * DATA_DIR is created and the JWT secret generated there on first run.
+ */
+const ConfigSchema = EnvSchema.transform((e, ctx) => {
+  const problem: Problem = (name, message) => ctx.addIssue({ code: 'custom', path: [name], message });
+  const dependent = {
+    /** Set exactly when replyEngine is 'openai'. */
+    openai: e.REPLY_ENGINE === 'openai' ? openaiConfig(e, problem) : null,
+    /** Set exactly when replyEngine is 'local'. */
+    llm: e.REPLY_ENGINE === 'local' ? localLlmConfig(e, problem) : null,
+    /** Set exactly when speechEngine is 'openai'. */
+    speechOpenai: e.SPEECH_ENGINE === 'openai' ? speechOpenaiConfig(e, problem) : null,
+    /** Set when the provider is used: TRANSCRIBE_ENGINE=openai, or auto with a URL or key given. */
+    transcribeOpenai: transcribeOpenaiConfig(e, problem),
+    /** Null when the provider's client id and secret are not set (SPEC.md O-1). */
+    oauth: {
+      google: oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, problem, {
+        authorizeUrl: e.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: e.GOOGLE_TOKEN_URL,
+        userinfoUrl: e.GOOGLE_USERINFO_URL,
+      }),
+      github: oauthClient('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET, problem, {
+        authorizeUrl: e.GITHUB_AUTHORIZE_URL,
+        tokenUrl: e.GITHUB_TOKEN_URL,
+        apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
+      }),
+    },
   };
-  /** Public base of the links in emails, without a trailing slash. */
-  appUrl: string;
-  /** Unset: emails go to DATA_DIR/outbox and the log. */
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  /** Lower-cased; these accounts get the admin role (SPEC.md A-10). */
-  adminEmails: string[];
-  resetTokenTtlMin: number;
-  verifyTokenTtlH: number;
-  loginMaxFailuresPerAccount: number;
-  loginMaxFailuresPerAddress: number;
-  loginLockWindowMin: number;
-  /** The free plan's monthly message cap; PLAN_TABLE's value unless set (SPEC.md L-1). */
-  freeMessagesPerMonth: number | null;
-  /** Reply audio files older than this many days are removed (SPEC.md S-7). */
-  speechRetentionDays: number;
-  /** How often the retention sweep runs, in minutes. */
-  audioCleanupIntervalMin: number;
-  /** Worker threads processing custom avatars at once. */
-  avatarWorkers: number;
-}
+  if (ctx.issues.length > 0) return z.NEVER;
+  const dataDir = resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    mongodbUri: e.MONGODB_URI,
+    mongodbDb: e.MONGODB_DB,
+    /** Unset: one process with in-memory limits, locks and rooms; set: instances share this Redis. */
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    /** SPEC.md A-3: how long a just-rotated refresh token still answers with its successor. */
+    refreshReuseGraceS: e.REFRESH_REUSE_GRACE_S,
+    corsOrigins: e.CORS_ORIGINS,
+    logLevel: e.LOG_LEVEL,
+    replyEngine: e.REPLY_ENGINE,
+    replyTokenDelayMs: e.REPLY_TOKEN_DELAY_MS,
+    ...dependent,
+    speechEngine: e.SPEECH_ENGINE,
+    transcribeEngine: e.TRANSCRIBE_ENGINE,
+    /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */
+    transcribePocketsphinxModel: resolve(e.TRANSCRIBE_POCKETSPHINX_MODEL),
+    authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
+    socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
+    socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    healthCheckIntervalMs: e.HEALTH_CHECK_INTERVAL_MS,
+    clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
+    trustProxy: e.TRUST_PROXY,
+    /** Public base of the links in emails, without a trailing slash. */
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    /** Unset: emails go to DATA_DIR/outbox and the log. */
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmails: e.ADMIN_EMAILS,
+    resetTokenTtlMin: e.RESET_TOKEN_TTL_MIN,
+    verifyTokenTtlH: e.VERIFY_TOKEN_TTL_H,
+    loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    loginLockWindowMin: e.LOGIN_LOCK_WINDOW_MIN,
+    /** The free plan's monthly message cap; PLAN_TABLE's value unless set (SPEC.md L-1). */
+    freeMessagesPerMonth: e.FREE_MESSAGES_PER_MONTH ?? PLAN_TABLE.free.limits.messages,
+    /** Reply audio files older than this many days are removed (SPEC.md S-7). */
+    speechRetentionDays: e.SPEECH_RETENTION_DAYS,
+    /** How often the retention sweep runs, in minutes. */
+    audioCleanupIntervalMin: e.AUDIO_CLEANUP_INTERVAL_MIN,
+    /** Worker threads processing custom avatars at once. */
+    avatarWorkers: e.AVATAR_WORKERS,
+  };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+/** An OAuth 2.0 client registered at an outside provider. */
+export type OAuthClientConfig = NonNullable<Config['oauth']['google'] | Config['oauth']['github']>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -228,7 +226,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset" (docker-compose passes `VAR=` for absent values).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = EnvSchema.safeParse(cleaned);
+  const parsed = ConfigSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
@@ -237,68 +235,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }),
     );
   }
-  const e = parsed.data;
-  const dataDir = resolve(e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    dataDir,
-    mongodbUri: e.MONGODB_URI,
-    mongodbDb: e.MONGODB_DB,
-    redisUrl: e.REDIS_URL,
-    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
-    accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
-    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
-    refreshReuseGraceS: e.REFRESH_REUSE_GRACE_S,
-    corsOrigins: e.CORS_ORIGINS.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
-    logLevel: e.LOG_LEVEL,
-    replyEngine: e.REPLY_ENGINE,
-    replyTokenDelayMs: e.REPLY_TOKEN_DELAY_MS,
-    openai: e.REPLY_ENGINE === 'openai' ? openaiConfig(e) : null,
-    llm: e.REPLY_ENGINE === 'local' ? localLlmConfig(e) : null,
-    speechEngine: e.SPEECH_ENGINE,
-    speechOpenai: e.SPEECH_ENGINE === 'openai' ? speechOpenaiConfig(e) : null,
-    transcribeEngine: e.TRANSCRIBE_ENGINE,
-    transcribeOpenai: transcribeOpenaiConfig(e),
-    transcribePocketsphinxModel: resolve(e.TRANSCRIBE_POCKETSPHINX_MODEL),
-    authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
-    socketEventRateLimit: e.SOCKET_EVENT_RATE_LIMIT,
-    socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    healthCheckIntervalMs: e.HEALTH_CHECK_INTERVAL_MS,
-    clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
-    trustProxy: e.TRUST_PROXY === 'true',
-    oauth: {
-      google: oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, {
-        authorizeUrl: e.GOOGLE_AUTHORIZE_URL,
-        tokenUrl: e.GOOGLE_TOKEN_URL,
-        userinfoUrl: e.GOOGLE_USERINFO_URL,
-      }),
-      github: oauthClient('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET, {
-        authorizeUrl: e.GITHUB_AUTHORIZE_URL,
-        tokenUrl: e.GITHUB_TOKEN_URL,
-        apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
-      }),
-    },
-    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM,
-    adminEmails: e.ADMIN_EMAILS.split(',')
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
-    resetTokenTtlMin: e.RESET_TOKEN_TTL_MIN,
-    verifyTokenTtlH: e.VERIFY_TOKEN_TTL_H,
-    loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-    loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
-    loginLockWindowMin: e.LOGIN_LOCK_WINDOW_MIN,
-    freeMessagesPerMonth: e.FREE_MESSAGES_PER_MONTH ?? PLAN_TABLE.free.limits.messages,
-    speechRetentionDays: e.SPEECH_RETENTION_DAYS,
-    audioCleanupIntervalMin: e.AUDIO_CLEANUP_INTERVAL_MIN,
-    avatarWorkers: e.AVATAR_WORKERS,
-  };
+  return parsed.data;
+}
+
+/** A comma-separated list, trimmed, without empty entries. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** A provider is configured by both its id and secret; one without the other is a mistake worth stopping for. */
@@ -306,26 +251,26 @@ function oauthClient<T extends { authorizeUrl: string; tokenUrl: string }>(
   prefix: string,
   clientId: string | undefined,
   clientSecret: string | undefined,
+  problem: Problem,
   endpoints: T,
-): (OAuthClientConfig & T) | null {
+): ({ clientId: string; clientSecret: string } & T) | null {
   if (clientId && clientSecret) return { clientId, clientSecret, ...endpoints };
-  if (!clientId && !clientSecret) return null;
-  const missing = clientId ? `${prefix}_CLIENT_SECRET` : `${prefix}_CLIENT_ID`;
-  throw new ConfigError([
-    `${missing}="": is required when ${prefix}_CLIENT_${clientId ? 'ID' : 'SECRET'} is set`,
-  ]);
+  if (clientId || clientSecret) {
+    const [missing, given] = clientId ? ['SECRET', 'ID'] : ['ID', 'SECRET'];
+    problem(`${prefix}_CLIENT_${missing}`, `is required when ${prefix}_CLIENT_${given} is set`);
+  }
+  return null;
 }
 
 /** The model is required; so is a key for OpenAI itself (other compatible servers may need none). */
-function openaiConfig(e: z.infer<typeof EnvSchema>): OpenAIConfig {
-  const problems: string[] = [];
-  if (!e.OPENAI_MODEL) problems.push('OPENAI_MODEL="": is required when REPLY_ENGINE=openai');
+function openaiConfig(e: Env, problem: Problem) {
   if (!e.OPENAI_API_KEY && new URL(e.OPENAI_BASE_URL).hostname === 'api.openai.com') {
-    problems.push(
-      'OPENAI_API_KEY="": is required when REPLY_ENGINE=openai and OPENAI_BASE_URL is api.openai.com',
-    );
+    problem('OPENAI_API_KEY', 'is required when REPLY_ENGINE=openai and OPENAI_BASE_URL is api.openai.com');
   }
-  if (problems.length > 0 || !e.OPENAI_MODEL) throw new ConfigError(problems);
+  if (!e.OPENAI_MODEL) {
+    problem('OPENAI_MODEL', 'is required when REPLY_ENGINE=openai');
+    return z.NEVER;
+  }
   return {
     baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
     apiKey: e.OPENAI_API_KEY,
@@ -336,31 +281,32 @@ function openaiConfig(e: z.infer<typeof EnvSchema>): OpenAIConfig {
 }
 
 /** OpenAI itself needs a key; other compatible servers may need none. */
-function speechOpenaiConfig(e: z.infer<typeof EnvSchema>): SpeechOpenAIConfig {
+function speechOpenaiConfig(e: Env, problem: Problem) {
   if (!e.SPEECH_OPENAI_API_KEY && new URL(e.SPEECH_OPENAI_BASE_URL).hostname === 'api.openai.com') {
-    throw new ConfigError([
-      'SPEECH_OPENAI_API_KEY="": is required when SPEECH_ENGINE=openai and SPEECH_OPENAI_BASE_URL is api.openai.com',
-    ]);
+    problem(
+      'SPEECH_OPENAI_API_KEY',
+      'is required when SPEECH_ENGINE=openai and SPEECH_OPENAI_BASE_URL is api.openai.com',
+    );
   }
   return {
     baseUrl: e.SPEECH_OPENAI_BASE_URL.replace(/\/+$/, ''),
     apiKey: e.SPEECH_OPENAI_API_KEY,
     model: e.SPEECH_OPENAI_MODEL,
+    /** Spoken when the requested voice is one of the builtin catalogue's espeak voices. */
     voice: e.SPEECH_OPENAI_VOICE,
     responseFormat: e.SPEECH_OPENAI_FORMAT,
     timeoutMs: e.SPEECH_OPENAI_TIMEOUT_MS,
-    voiceCloning: e.SPEECH_VOICE_CLONING === '1',
+    /** Send custom voices' samples (SPEECH_VOICE_CLONING=1). */
+    voiceCloning: e.SPEECH_VOICE_CLONING,
   };
 }
 
-function transcribeOpenaiConfig(e: z.infer<typeof EnvSchema>): TranscribeOpenAIConfig | null {
+function transcribeOpenaiConfig(e: Env, problem: Problem) {
   const given = e.TRANSCRIBE_OPENAI_BASE_URL !== undefined || e.TRANSCRIBE_OPENAI_API_KEY !== undefined;
   if (e.TRANSCRIBE_ENGINE !== 'openai' && !(e.TRANSCRIBE_ENGINE === 'auto' && given)) return null;
   const baseUrl = e.TRANSCRIBE_OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   if (!e.TRANSCRIBE_OPENAI_API_KEY && new URL(baseUrl).hostname === 'api.openai.com') {
-    throw new ConfigError([
-      'TRANSCRIBE_OPENAI_API_KEY="": is required when TRANSCRIBE_OPENAI_BASE_URL is api.openai.com',
-    ]);
+    problem('TRANSCRIBE_OPENAI_API_KEY', 'is required when TRANSCRIBE_OPENAI_BASE_URL is api.openai.com');
   }
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -371,15 +317,16 @@ function transcribeOpenaiConfig(e: z.infer<typeof EnvSchema>): TranscribeOpenAIC
 }
 
 /** The model file must exist at start-up, not be discovered missing on the first reply. */
-function localLlmConfig(e: z.infer<typeof EnvSchema>): LocalLlmConfig {
+function localLlmConfig(e: Env, problem: Problem) {
   if (!e.LLM_MODEL_PATH) {
-    throw new ConfigError(['LLM_MODEL_PATH="": is required when REPLY_ENGINE=local (a .gguf file)']);
+    problem('LLM_MODEL_PATH', 'is required when REPLY_ENGINE=local (a .gguf file)');
+    return z.NEVER;
   }
+  /** Absolute. */
   const modelPath = resolve(e.LLM_MODEL_PATH);
   if (!existsSync(modelPath) || !statSync(modelPath).isFile()) {
-    throw new ConfigError([
-      `LLM_MODEL_PATH=${JSON.stringify(e.LLM_MODEL_PATH)}: no such file (${modelPath})`,
-    ]);
+    problem('LLM_MODEL_PATH', `no such file (${modelPath})`);
+    return z.NEVER;
   }
   return {
     modelPath,
