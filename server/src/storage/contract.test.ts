@@ -705,6 +705,22 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           ['session-0002', 1],
           ['session-0001', 3],
         ]);
+
+        // A duplicate is not counted; a deleted message no longer is; another user's never was.
+        await storage.messages.insert(
+          newMessage('user-0001', 'session-0002', 2, { clientMessageId: 'c-2', role: 'user' }),
+        );
+        await storage.messages.insert(
+          newMessage('user-0001', 'session-0002', 3, { clientMessageId: 'c-2', role: 'user' }),
+        );
+        expect(await storage.messages.delete('user-0001', 'session-0001-message-0002')).toBe(true);
+        expect(await storage.messages.delete('user-0002', 'session-0001-message-0003')).toBe(false);
+        const after = (await storage.sessions.list('user-0001')).map((s) => [s.sessionId, s.messageCount]);
+        expect(after).toEqual([
+          ['session-0002', 2],
+          ['session-0001', 2],
+        ]);
+        expect((await storage.sessions.find('user-0001', 'session-0001'))?.messageCount).toBe(2);
       });
 
       it("lists one user's sessions, most recently updated first, ties by id descending", async () => {
@@ -1535,6 +1551,51 @@ describe('embedded (SQLite through libsql)', () => {
     expect((await storage.sessions.state('user-0001', 'session-0002'))?.titleSource).toBeNull();
     expect(await storage.messages.all('user-0001', 'session-0001')).toMatchObject([
       { _id: 'm-1', gesture: null, voiceId: null, avatarId: null },
+    ]);
+    await storage.close();
+  });
+
+  it('lists sessions with the count kept on their row, counting no messages per row (issue 14)', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    await storage.users.create(newUser(1));
+    await storage.sessions.create(newSession('user-0001', 1));
+    await storage.messages.insert(newMessage('user-0001', 'session-0001', 1));
+    const db = new Database(file);
+    expect(db.prepare('SELECT message_count AS n FROM sessions').get()).toMatchObject({ n: 1 });
+    // A count the list computed would still say 1: it says what the row says.
+    db.prepare('UPDATE sessions SET message_count = 7').run();
+    db.close();
+    expect((await storage.sessions.list('user-0001')).map((s) => s.messageCount)).toEqual([7]);
+    await storage.close();
+  });
+
+  it('upgrades sessions of version 6 with their message counts', async () => {
+    const file = nextFile();
+    const db = new Database(file);
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 6),
+    );
+    db.exec(`
+      INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
+        push_notifications, plan, role, avatar, stripe_customer_id, created_at)
+      VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 1, 'free', 'user',
+        NULL, NULL, '2024-01-01T00:00:00.000Z');
+      INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at) VALUES
+        ('session-0001', 'user-0001', 'A', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'),
+        ('session-0002', 'user-0001', 'B', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
+      INSERT INTO messages (_id, session_id, user_id, role, content, created_at, is_complete) VALUES
+        ('m-1', 'session-0001', 'user-0001', 'user', 'hola', '2024-01-01T00:00:01.000Z', 1),
+        ('m-2', 'session-0001', 'user-0001', 'assistant', 'hola', '2024-01-01T00:00:02.000Z', 1);
+    `);
+    db.close();
+
+    const storage = openEmbeddedStorage({ file });
+    const counts = (await storage.sessions.list('user-0001')).map((s) => [s.sessionId, s.messageCount]);
+    expect(counts).toEqual([
+      ['session-0002', 0],
+      ['session-0001', 2],
     ]);
     await storage.close();
   });

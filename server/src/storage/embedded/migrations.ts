@@ -220,6 +220,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0 CHECK (token_version >= 0);
     `,
   },
+  {
+    version: 7,
+    name: 'message counts kept on sessions',
+    sql: `
+      -- The session list reads each session's count from its row instead of counting its messages
+      -- per row (issue 14). Triggers keep it exact whatever writes or deletes a message; a
+      -- session's deletion takes its messages with it (ON DELETE CASCADE), and its row with them.
+      ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0 CHECK (message_count >= 0);
+      UPDATE sessions SET message_count = (
+        SELECT count(*) FROM messages m WHERE m.session_id = sessions.session_id AND m.user_id = sessions.user_id
+      );
+      CREATE TRIGGER messages_counted AFTER INSERT ON messages BEGIN
+        UPDATE sessions SET message_count = message_count + 1
+          WHERE session_id = NEW.session_id AND user_id = NEW.user_id;
+      END;
+      CREATE TRIGGER messages_uncounted AFTER DELETE ON messages BEGIN
+        UPDATE sessions SET message_count = message_count - 1
+          WHERE session_id = OLD.session_id AND user_id = OLD.user_id;
+      END;
+      CREATE TRIGGER messages_moved AFTER UPDATE OF session_id, user_id ON messages BEGIN
+        UPDATE sessions SET message_count = message_count - 1
+          WHERE session_id = OLD.session_id AND user_id = OLD.user_id;
+        UPDATE sessions SET message_count = message_count + 1
+          WHERE session_id = NEW.session_id AND user_id = NEW.user_id;
+      END;
+    `,
+  },
 ];
 
 /**

@@ -19,11 +19,13 @@ type StateRow = SessionRow & {
   emotionScores: string | null;
 };
 
-/** Every query is scoped to the owner, so another user's session reads as absent. */
+/**
+ * Every query is scoped to the owner, so another user's session reads as absent. The message count
+ * is kept on the row by triggers (migration 7): no count per session is run.
+ */
 const SELECT = `SELECT s.session_id AS sessionId, s.user_id AS userId, s.title, s.personality,
     s.created_at AS createdAt, s.updated_at AS updatedAt, s.dominant_emotion AS dominantEmotion,
-    (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id AND m.user_id = s.user_id)
-      AS messageCount
+    s.message_count AS messageCount
   FROM sessions s`;
 const SELECT_STATE = SELECT.replace(
   ' FROM sessions s',
