@@ -1487,6 +1487,58 @@ describe('embedded (SQLite through libsql)', () => {
     await storage.close();
   });
 
+  it('commits the writes of one turn of the event loop together, with one fsync (issue 14)', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    await storage.users.create(newUser(1));
+    await storage.sessions.create(newSession('user-0001', 1));
+    const wal = new Database(file);
+    const framesInWal = () => (wal.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number }).log;
+    wal.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    expect(framesInWal()).toBe(0);
+
+    const writes = 50;
+    await Promise.all(
+      Array.from({ length: writes }, (_, i) =>
+        storage.messages.insert(newMessage('user-0001', 'session-0001', i + 1)),
+      ),
+    );
+    // A commit per write appends each write's pages again (table, indexes, the session's count):
+    // hundreds of frames. Grouped, the pages are written once.
+    expect(framesInWal()).toBeLessThan(writes / 2);
+    expect((await storage.sessions.find('user-0001', 'session-0001'))?.messageCount).toBe(writes);
+    wal.close();
+    await storage.close();
+  });
+
+  it('a write that fails in a group rejects alone; the others of its group commit', async () => {
+    const storage = openEmbeddedStorage({ file: nextFile() });
+    await storage.users.create(newUser(1));
+    const [duplicate, session, user] = await Promise.allSettled([
+      storage.users.create(newUser(2, { email: 'user1@example.com' })),
+      storage.sessions.create(newSession('user-0001', 1)),
+      storage.users.create(newUser(3)),
+    ]);
+    expect(duplicate.status === 'rejected' && duplicate.reason instanceof DuplicateKeyError).toBe(true);
+    expect(session.status).toBe('fulfilled');
+    expect(user.status).toBe('fulfilled');
+    expect(await storage.users.findById('user-0002')).toBeNull();
+    expect(await storage.users.findById('user-0003')).not.toBeNull();
+    expect(await storage.sessions.find('user-0001', 'session-0001')).not.toBeNull();
+    await storage.close();
+  });
+
+  it('commits what is waiting when it closes', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    const created = storage.users.create(newUser(1));
+    await storage.close();
+    await created;
+    const reopened = openEmbeddedStorage({ file });
+    expect(await reopened.users.findById('user-0001')).not.toBeNull();
+    await reopened.close();
+  });
+
   it('applies each migration once, however often it is opened', async () => {
     const file = nextFile();
     for (let i = 0; i < 3; i++) await openEmbeddedStorage({ file }).close();

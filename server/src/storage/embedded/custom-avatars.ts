@@ -1,6 +1,7 @@
 import type Database from 'libsql';
 import { pickCustomAvatar } from '../shared.ts';
 import type { CustomAvatarProgress, CustomAvatarRecord, CustomAvatarRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
 const COLUMNS = `id, user_id AS userId, name, description, tags, original_name AS originalName,
@@ -35,7 +36,10 @@ const fromRow = (row: unknown): CustomAvatarRecord => {
 
 const toJson = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
-export function createCustomAvatarRepository(db: Database.Database): CustomAvatarRepository {
+export function createCustomAvatarRepository(
+  db: Database.Database,
+  { write }: GroupCommit,
+): CustomAvatarRepository {
   const insert = prepare(
     db,
     `INSERT INTO custom_avatars (id, user_id, name, description, tags, original_name, original_size,
@@ -66,14 +70,16 @@ export function createCustomAvatarRepository(db: Database.Database): CustomAvata
   return {
     async insert(record) {
       const r = pickCustomAvatar(record);
-      insert.run({
-        ...r,
-        tags: JSON.stringify(r.tags),
-        rigMetadata: toJson(r.rigMetadata),
-        animationConfig: toJson(r.animationConfig),
-        compatibility: toJson(r.compatibility),
-        error: toJson(r.error),
-      });
+      await write(() =>
+        insert.run({
+          ...r,
+          tags: JSON.stringify(r.tags),
+          rigMetadata: toJson(r.rigMetadata),
+          animationConfig: toJson(r.animationConfig),
+          compatibility: toJson(r.compatibility),
+          error: toJson(r.error),
+        }),
+      );
     },
     async find(userId, id) {
       const row = find.get({ userId, id });
@@ -98,11 +104,11 @@ export function createCustomAvatarRepository(db: Database.Database): CustomAvata
       const sql = sets.length
         ? `UPDATE custom_avatars SET ${sets.join(', ')} WHERE id = @id AND user_id = @userId${statusClause} RETURNING ${COLUMNS}`
         : `SELECT ${COLUMNS} FROM custom_avatars WHERE id = @id AND user_id = @userId${statusClause}`;
-      const row = db.prepare(sql).get(params);
+      const row = await write(() => db.prepare(sql).get(params));
       return row === undefined ? null : fromRow(row);
     },
     async delete(userId, id) {
-      return remove.run({ userId, id }).changes > 0;
+      return (await write(() => remove.run({ userId, id }))).changes > 0;
     },
     async usage(userId) {
       const row = usage.get({ userId }) as { count: number; bytes: number; processing: number };

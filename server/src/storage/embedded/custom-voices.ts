@@ -1,6 +1,7 @@
 import type Database from 'libsql';
 import { pickCustomVoice } from '../shared.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
 const COLUMNS = `id, user_id AS userId, name, description, category, language, gender, format,
@@ -20,7 +21,10 @@ const fromRow = (row: unknown): CustomVoiceRecord => {
   });
 };
 
-export function createCustomVoiceRepository(db: Database.Database): CustomVoiceRepository {
+export function createCustomVoiceRepository(
+  db: Database.Database,
+  { write }: GroupCommit,
+): CustomVoiceRepository {
   const insert = prepare(
     db,
     `INSERT INTO custom_voices (id, user_id, name, description, category, language, gender, format,
@@ -42,11 +46,9 @@ export function createCustomVoiceRepository(db: Database.Database): CustomVoiceR
   return {
     async insert(record) {
       const r = pickCustomVoice(record);
-      insert.run({
-        ...r,
-        analysis: JSON.stringify(r.analysis),
-        speech: JSON.stringify(r.speech),
-      });
+      await write(() =>
+        insert.run({ ...r, analysis: JSON.stringify(r.analysis), speech: JSON.stringify(r.speech) }),
+      );
     },
     async find(userId, id) {
       const row = find.get({ userId, id });
@@ -56,7 +58,7 @@ export function createCustomVoiceRepository(db: Database.Database): CustomVoiceR
       return list.all({ userId }).map(fromRow);
     },
     async delete(userId, id) {
-      return remove.run({ userId, id }).changes > 0;
+      return (await write(() => remove.run({ userId, id }))).changes > 0;
     },
     async usage(userId) {
       const row = usage.get({ userId }) as { count: number; bytes: number };

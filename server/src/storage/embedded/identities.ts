@@ -1,13 +1,14 @@
 import type Database from 'libsql';
 import { pickIdentity } from '../shared.ts';
 import { DuplicateKeyError, type IdentityRecord, type IdentityRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
 
 const COLUMNS = 'provider, subject, user_id AS userId, email, created_at AS createdAt';
 
 const fromRow = (row: unknown) => pickIdentity(row as IdentityRecord);
 
-export function createIdentityRepository(db: Database.Database): IdentityRepository {
+export function createIdentityRepository(db: Database.Database, { write }: GroupCommit): IdentityRepository {
   const insert = prepare(
     db,
     `INSERT INTO identities (provider, subject, user_id, email, created_at)
@@ -29,7 +30,7 @@ export function createIdentityRepository(db: Database.Database): IdentityReposit
     },
     async link(record) {
       try {
-        insert.run({ ...pickIdentity(record) });
+        await write(() => insert.run({ ...pickIdentity(record) }));
       } catch (error) {
         // (provider, subject) is the key; the table has no other unique constraint.
         if (violatedConstraint(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

@@ -2,6 +2,7 @@ import Database from 'libsql';
 import type { Storage } from '../types.ts';
 import { createCustomAvatarRepository } from './custom-avatars.ts';
 import { createCustomVoiceRepository } from './custom-voices.ts';
+import { createGroupCommit } from './group-commit.ts';
 import { createIdentityRepository } from './identities.ts';
 import { migrate } from './migrations.ts';
 import { createMessageRepository } from './messages.ts';
@@ -25,7 +26,8 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
   const db = new Database(file);
   try {
     // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so
-    // a write that was acknowledged survives kill -9 and power loss (NORMAL would not).
+    // a write that was acknowledged survives kill -9 and power loss (NORMAL would not). Writes
+    // are acknowledged only after their group's commit (group-commit.ts).
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     // Per connection in SQLite and off by default; the schema's ON DELETE CASCADE relies on it.
@@ -39,17 +41,19 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
 
   // Statements are prepared after migrating: they need the tables to exist.
   const select1 = prepare(db, 'SELECT 1 AS ok');
+  // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
+  const writes = createGroupCommit(db);
   return {
     kind: 'embedded',
-    users: createUserRepository(db),
-    refreshTokens: createRefreshTokenRepository(db),
-    sessions: createSessionRepository(db),
-    messages: createMessageRepository(db),
-    oneTimeTokens: createOneTimeTokenRepository(db),
-    identities: createIdentityRepository(db),
-    usage: createUsageRepository(db),
-    customVoices: createCustomVoiceRepository(db),
-    customAvatars: createCustomAvatarRepository(db),
+    users: createUserRepository(db, writes),
+    refreshTokens: createRefreshTokenRepository(db, writes),
+    sessions: createSessionRepository(db, writes),
+    messages: createMessageRepository(db, writes),
+    oneTimeTokens: createOneTimeTokenRepository(db, writes),
+    identities: createIdentityRepository(db, writes),
+    usage: createUsageRepository(db, writes),
+    customVoices: createCustomVoiceRepository(db, writes),
+    customAvatars: createCustomAvatarRepository(db, writes),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;
@@ -61,7 +65,9 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
       }
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      writes.flush();
+      db.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { openEmbeddedStorage } from './index.ts';
 
 /**
- * Test fixture for contract.test.ts: writes messages one by one, prints each id once its insert
+ * Test fixture for contract.test.ts: writes messages in bursts, prints each id once its insert
  * has resolved (the point at which a caller would acknowledge it), then prints `done` and idles
  * until the test kills it with SIGKILL. Usage: node --import tsx kill-writer.fixture.ts <file> <count>
  */
@@ -29,7 +29,8 @@ const { sessionId } = await storage.sessions.create({
   createdAt: new Date(0).toISOString(),
   updatedAt: new Date(0).toISOString(),
 });
-for (let n = 1; n <= Number(count); n++) {
+// In bursts of five at once, so writes share group commits (group-commit.ts) as under load.
+const insert = async (n: number) => {
   const { message } = await storage.messages.insert({
     _id: `message-${String(n).padStart(4, '0')}`,
     sessionId,
@@ -48,6 +49,10 @@ for (let n = 1; n <= Number(count); n++) {
     isComplete: true,
   });
   process.stdout.write(`${message._id}\n`);
+};
+for (let n = 1; n <= Number(count); n += 5) {
+  const burst = Array.from({ length: Math.min(5, Number(count) - n + 1) }, (_, i) => n + i);
+  await Promise.all(burst.map(insert));
 }
 process.stdout.write('done\n');
 // Stay alive, holding the database open, until killed.

@@ -2,6 +2,7 @@ import type { Message } from '@alma/protocol';
 import type Database from 'libsql';
 import { pageWindow, pickMessage, pickStoredMessage } from '../shared.ts';
 import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare, toBoolean, toInteger } from './sql.ts';
 
 type MessageRow = Omit<Message, 'isComplete' | 'emotionAnalysis'> & {
@@ -31,7 +32,10 @@ const storedFromRow = (row: unknown): StoredMessage => pickStoredMessage(decode(
 
 const fromOptionalRow = (row: unknown): Message | null => (row === undefined ? null : fromRow(row));
 
-export function createMessageRepository(db: Database.Database): MessageRepository {
+export function createMessageRepository(
+  db: Database.Database,
+  { write, atomic }: GroupCommit,
+): MessageRepository {
   // The conflict target names the partial unique index, so only a repeated client id is skipped;
   // a repeated _id is a caller bug and still throws.
   const insert = prepare(
@@ -100,7 +104,7 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
 
   // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
   // one that won, even with another process writing.
-  const insertOnce = db.transaction((message: NewMessage) => {
+  const insertOnce = atomic((message: NewMessage) => {
     const { changes } = insert.run({
       ...pickMessage(message),
       userId: message.userId,
@@ -117,7 +121,7 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     if (existing === null) throw new Error(`message ${message._id} was neither stored nor found`);
     return { message: existing, duplicate: true };
   });
-  const updateAndRead = db.transaction((userId: string, messageId: string, patch: ReplyPatch) => {
+  const updateAndRead = atomic((userId: string, messageId: string, patch: ReplyPatch) => {
     const { changes } = updateReply.run({
       userId,
       messageId,
@@ -132,14 +136,14 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
     return changes === 0 ? null : fromOptionalRow(byId.get({ userId, messageId }));
   });
   // Count and items from one snapshot, so `total` agrees with the page.
-  const readPage = db.transaction((userId: string, sessionId: string, page: number, pageSize: number) => ({
+  const readPage = atomic((userId: string, sessionId: string, page: number, pageSize: number) => ({
     items: window(userId, sessionId, page, pageSize),
     total: count(countInSession.get({ userId, sessionId })),
   }));
 
   return {
     async insert(message) {
-      return insertOnce(message);
+      return write(() => insertOnce(message));
     },
     async findByClientMessageId(userId, clientMessageId) {
       return fromOptionalRow(byClientId.get({ userId, clientMessageId }));
@@ -148,10 +152,10 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
       return fromOptionalRow(replyTo.get({ userId, messageId }));
     },
     async updateReply(userId, messageId, patch) {
-      return updateAndRead(userId, messageId, patch);
+      return write(() => updateAndRead(userId, messageId, patch));
     },
     async delete(userId, messageId) {
-      return remove.run({ userId, messageId }).changes === 1;
+      return (await write(() => remove.run({ userId, messageId }))).changes === 1;
     },
     async all(userId, sessionId) {
       return allInSession.all({ userId, sessionId }).map(storedFromRow);
@@ -172,7 +176,7 @@ export function createMessageRepository(db: Database.Database): MessageRepositor
       return audioUrls.all({ userId }).map((row) => (row as { audioUrl: string }).audioUrl);
     },
     async clearAudioUrls(userId) {
-      return clearAudio.run({ userId }).changes;
+      return (await write(() => clearAudio.run({ userId }))).changes;
     },
   };
 }

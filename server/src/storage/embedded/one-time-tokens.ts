@@ -1,9 +1,13 @@
 import type Database from 'libsql';
 import { pickOneTimeToken } from '../shared.ts';
 import type { OneTimeTokenRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
-export function createOneTimeTokenRepository(db: Database.Database): OneTimeTokenRepository {
+export function createOneTimeTokenRepository(
+  db: Database.Database,
+  { write }: GroupCommit,
+): OneTimeTokenRepository {
   const insert = prepare(
     db,
     `INSERT INTO one_time_tokens (token_hash, user_id, kind, created_at, expires_at, used_at)
@@ -24,14 +28,14 @@ export function createOneTimeTokenRepository(db: Database.Database): OneTimeToke
 
   return {
     async insert(record) {
-      insert.run({ ...pickOneTimeToken(record) });
+      await write(() => insert.run({ ...pickOneTimeToken(record) }));
     },
     async consume(tokenHash, kind, now) {
-      const row = use.get({ tokenHash, kind, now }) as { userId: string } | undefined;
+      const row = (await write(() => use.get({ tokenHash, kind, now }))) as { userId: string } | undefined;
       return row === undefined ? null : row.userId;
     },
     async revokeForUser(userId, kind, at) {
-      revoke.run({ userId, kind, at });
+      await write(() => revoke.run({ userId, kind, at }));
     },
   };
 }

@@ -1,12 +1,16 @@
 import type Database from 'libsql';
 import { pickRefreshToken } from '../shared.ts';
 import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
 
 const COLUMNS = `token_hash AS tokenHash, user_id AS userId, family_id AS familyId,
   expires_at AS expiresAt, created_at AS createdAt, revoked_at AS revokedAt, replaced_by AS replacedBy`;
 
-export function createRefreshTokenRepository(db: Database.Database): RefreshTokenRepository {
+export function createRefreshTokenRepository(
+  db: Database.Database,
+  { write }: GroupCommit,
+): RefreshTokenRepository {
   const insert = prepare(
     db,
     `INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at, created_at, revoked_at, replaced_by)
@@ -37,7 +41,7 @@ export function createRefreshTokenRepository(db: Database.Database): RefreshToke
   return {
     async insert(record) {
       try {
-        insert.run({ ...pickRefreshToken(record) });
+        await write(() => insert.run({ ...pickRefreshToken(record) }));
       } catch (error) {
         if (violatedConstraint(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY')
           throw new DuplicateKeyError('tokenHash');
@@ -49,13 +53,13 @@ export function createRefreshTokenRepository(db: Database.Database): RefreshToke
       return row === undefined ? null : pickRefreshToken(row as RefreshTokenRecord);
     },
     async markRotated(tokenHash, replacedBy, at) {
-      return rotate.run({ tokenHash, replacedBy, at }).changes === 1;
+      return (await write(() => rotate.run({ tokenHash, replacedBy, at }))).changes === 1;
     },
     async revokeFamily(familyId, at) {
-      revokeFamily.run({ familyId, at });
+      await write(() => revokeFamily.run({ familyId, at }));
     },
     async revokeAllForUser(userId, at) {
-      revokeUser.run({ userId, at });
+      await write(() => revokeUser.run({ userId, at }));
     },
     async familyActive(familyId) {
       return liveInFamily.get({ familyId }) !== undefined;

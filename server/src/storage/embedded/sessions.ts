@@ -10,6 +10,7 @@ import type {
   SessionState,
   TitleSource,
 } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
 type SessionRow = SessionRecord & { messageCount: number; dominantEmotion: Emotion | null };
@@ -50,7 +51,10 @@ function stateFromRow(row: unknown): SessionState {
   };
 }
 
-export function createSessionRepository(db: Database.Database): SessionRepository {
+export function createSessionRepository(
+  db: Database.Database,
+  { write, atomic }: GroupCommit,
+): SessionRepository {
   const insert = prepare(
     db,
     `INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at, title_source)
@@ -84,7 +88,7 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     return row === undefined ? null : fromRow(row);
   };
   const flag = (value: unknown) => (value === undefined ? 0 : 1);
-  const updateAndRead = db.transaction((userId: string, sessionId: string, patch: SessionPatch) => {
+  const updateAndRead = atomic((userId: string, sessionId: string, patch: SessionPatch) => {
     const { changes } = update.run({
       userId,
       sessionId,
@@ -105,15 +109,17 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
 
   return {
     async create(session) {
-      insert.run({
-        sessionId: session.sessionId,
-        userId: session.userId,
-        title: session.title,
-        personality: session.personality,
-        createdAt: session.createdAt,
-        updatedAt: session.updatedAt,
-        titleSource: session.titleSource ?? null,
-      });
+      await write(() =>
+        insert.run({
+          sessionId: session.sessionId,
+          userId: session.userId,
+          title: session.title,
+          personality: session.personality,
+          createdAt: session.createdAt,
+          updatedAt: session.updatedAt,
+          titleSource: session.titleSource ?? null,
+        }),
+      );
       return toChatSession(session, 0);
     },
     async find(userId, sessionId) {
@@ -127,10 +133,10 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
       return list.all({ userId }).map(fromRow);
     },
     async update(userId, sessionId, patch) {
-      return updateAndRead(userId, sessionId, patch);
+      return write(() => updateAndRead(userId, sessionId, patch));
     },
     async delete(userId, sessionId) {
-      return remove.run({ userId, sessionId }).changes === 1;
+      return (await write(() => remove.run({ userId, sessionId }))).changes === 1;
     },
   };
 }

@@ -1,9 +1,13 @@
 import type Database from 'libsql';
 import { checkMessageLimit, checkVoiceSeconds, pickUsage } from '../shared.ts';
 import type { UsageRecord, UsageRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
-export function createUsageRepository(db: Database.Database): UsageRepository {
+export function createUsageRepository(
+  db: Database.Database,
+  { write, atomic }: GroupCommit,
+): UsageRepository {
   const read = prepare(
     db,
     `SELECT messages, voice_seconds AS voiceSeconds FROM usage
@@ -32,12 +36,12 @@ export function createUsageRepository(db: Database.Database): UsageRepository {
     pickUsage(read.get({ userId, period }) as UsageRecord | undefined);
   // The write and the read that reports it share one transaction, so the counters returned are
   // the ones this call left.
-  const tryCount = db.transaction((userId: string, period: string, limit: number | null) => {
+  const tryCount = atomic((userId: string, period: string, limit: number | null) => {
     // A limit of 0 allows nothing, not even the first count that would create the row.
     const counted = limit === 0 ? false : countMessage.run({ userId, period, limit }).changes === 1;
     return { counted, usage: get(userId, period) };
   });
-  const addVoiceSeconds = db.transaction((userId: string, period: string, seconds: number) => {
+  const addVoiceSeconds = atomic((userId: string, period: string, seconds: number) => {
     addVoice.run({ userId, period, seconds });
     return get(userId, period);
   });
@@ -48,14 +52,14 @@ export function createUsageRepository(db: Database.Database): UsageRepository {
     },
     async tryCountMessage(userId, period, limit) {
       checkMessageLimit(limit);
-      return tryCount.immediate(userId, period, limit);
+      return write(() => tryCount(userId, period, limit));
     },
     async addVoiceSeconds(userId, period, seconds) {
       checkVoiceSeconds(seconds);
-      return addVoiceSeconds.immediate(userId, period, seconds);
+      return write(() => addVoiceSeconds(userId, period, seconds));
     },
     async reset(userId, period) {
-      reset.run({ userId, period });
+      await write(() => reset.run({ userId, period }));
     },
   };
 }

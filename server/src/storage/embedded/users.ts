@@ -10,6 +10,7 @@ import {
   withDefaultPreferences,
 } from '../shared.ts';
 import { DuplicateKeyError, type UserPatch, type UserRecord, type UserRepository } from '../types.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { prepare, toBoolean, toInteger, violatedConstraint, type SqlValue } from './sql.ts';
 
 type UserRow = Omit<UserRecord, 'emailNotifications' | 'pushNotifications' | 'emailVerified'> & {
@@ -38,7 +39,7 @@ function fromRow(row: unknown): UserRecord | null {
 const optionalInteger = (value: boolean | undefined): SqlValue =>
   value === undefined ? null : toInteger(value);
 
-export function createUserRepository(db: Database.Database): UserRepository {
+export function createUserRepository(db: Database.Database, { write, atomic }: GroupCommit): UserRepository {
   const insert = prepare(
     db,
     `INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
@@ -77,7 +78,7 @@ export function createUserRepository(db: Database.Database): UserRepository {
     'UPDATE users SET token_version = token_version + 1 WHERE id = @id RETURNING token_version AS version',
   );
 
-  const updateAndRead = db.transaction((id: string, patch: UserPatch) => {
+  const updateAndRead = atomic((id: string, patch: UserPatch) => {
     const fields = pickUserPatch(patch);
     const { changes } = update.run({
       id,
@@ -102,7 +103,7 @@ export function createUserRepository(db: Database.Database): UserRepository {
     return row.preferences === null ? {} : (JSON.parse(row.preferences) as Partial<Preferences>);
   };
   // Read, merge and write under one transaction, so concurrent patches of different fields all land.
-  const mergePreferences = db.transaction((id: string, patch: Partial<Preferences>) => {
+  const mergePreferences = atomic((id: string, patch: Partial<Preferences>) => {
     const saved = readSaved(id);
     if (saved === undefined) return null;
     const merged = { ...pickPreferencesPatch(saved), ...pickPreferencesPatch(patch) };
@@ -115,12 +116,14 @@ export function createUserRepository(db: Database.Database): UserRepository {
     async create(user) {
       const record = newUserRecord(user);
       try {
-        insert.run({
-          ...record,
-          emailNotifications: toInteger(record.emailNotifications),
-          pushNotifications: toInteger(record.pushNotifications),
-          emailVerified: toInteger(record.emailVerified),
-        });
+        await write(() =>
+          insert.run({
+            ...record,
+            emailNotifications: toInteger(record.emailNotifications),
+            pushNotifications: toInteger(record.pushNotifications),
+            emailVerified: toInteger(record.emailVerified),
+          }),
+        );
       } catch (error) {
         const constraint = violatedConstraint(error);
         // Email is the table's only unique column besides the key.
@@ -137,21 +140,21 @@ export function createUserRepository(db: Database.Database): UserRepository {
       return fromRow(byEmail.get({ email: normalizeEmail(email) }));
     },
     async update(id, patch) {
-      return updateAndRead(id, patch);
+      return write(() => updateAndRead(id, patch));
     },
     async getPreferences(id) {
       const saved = readSaved(id);
       return saved === undefined ? null : withDefaultPreferences(saved);
     },
     async updatePreferences(id, patch) {
-      return mergePreferences(id, patch);
+      return write(() => mergePreferences(id, patch));
     },
     async tokenVersion(id) {
       const row = versionOf.get({ id }) as { version: number } | undefined;
       return row?.version ?? null;
     },
     async bumpTokenVersion(id) {
-      const row = bumpVersion.get({ id }) as { version: number } | undefined;
+      const row = (await write(() => bumpVersion.get({ id }))) as { version: number } | undefined;
       return row?.version ?? null;
     },
   };
