@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  mouthFrameAt,
-  SpeechQueue,
-  type AudioBufferLike,
-  type AudioContextLike,
-  type AudioSourceLike,
-} from './queue.ts';
+import { SpeechQueue, type AudioBufferLike, type AudioContextLike, type AudioSourceLike } from './queue.ts';
 
 /*
  * jsdom has no Web Audio, so the AudioContext is faked at that boundary: decodeAudioData
@@ -15,6 +9,8 @@ import {
 
 interface FakeSource extends AudioSourceLike {
   startedAt: number | null;
+  /** The `offset` and `duration` start() was given. */
+  played: [number | undefined, number | undefined];
   stopped: boolean;
   label: number;
 }
@@ -45,11 +41,13 @@ class FakeContext implements AudioContextLike {
       buffer: null,
       onended: null,
       startedAt: null,
+      played: [undefined, undefined],
       stopped: false,
       label: -1,
       connect: () => undefined,
-      start(when: number) {
+      start(when: number, offset?: number, duration?: number) {
         source.startedAt = when;
+        source.played = [offset, duration];
         source.label = (source.buffer as unknown as { label: number }).label;
       },
       stop() {
@@ -73,7 +71,7 @@ function setup() {
   return { ctx, queue };
 }
 
-describe('SpeechQueue', () => {
+describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
   it('schedules chunks back to back, without gaps, in seq order', async () => {
     const { ctx, queue } = setup();
     ctx.currentTime = 10;
@@ -91,9 +89,9 @@ describe('SpeechQueue', () => {
       [9, 11.55],
     ]);
     expect(window.__almaAudio?.played.slice(-3)).toEqual([
-      { replyId: 'r1', seq: 2 },
-      { replyId: 'r1', seq: 5 },
-      { replyId: 'r1', seq: 9 },
+      { replyId: 'r1', seq: 2, startAt: 10.05, length: 1, durationMs: 1000, decodedMs: 1000 },
+      { replyId: 'r1', seq: 5, startAt: 11.05, length: 0.5, durationMs: 500, decodedMs: 500 },
+      { replyId: 'r1', seq: 9, startAt: 11.55, length: 0.25, durationMs: 250, decodedMs: 250 },
     ]);
   });
 
@@ -181,28 +179,21 @@ describe('SpeechQueue', () => {
       nextWeight: 0,
       blend: 0,
     });
-    expect(mouthFrameAt([{ t: 50, v: 'O', w: 0.7 }], 20)).toEqual({
-      viseme: 'sil',
-      weight: 0,
-      next: 'O',
-      nextWeight: 0.7,
-      blend: 0.5,
-    });
   });
 
-  it('hands decodeAudioData a copy, so the chunk stays readable', () => {
-    const seen: ArrayBuffer[] = [];
-    const ctx = new FakeContext();
-    const decode = ctx.decodeAudioData.bind(ctx);
-    ctx.decodeAudioData = (data) => {
-      seen.push(data);
-      return decode(data);
-    };
-    const queue = new SpeechQueue(() => ctx);
-    const audio = new Uint8Array([7, 8, 9]);
-    queue.enqueue({ replyId: 'r', seq: 1, audio, durationMs: 10, visemes: [] });
-    expect(seen[0]).not.toBe(audio.buffer);
-    expect(Array.from(new Uint8Array(seen[0] ?? new ArrayBuffer(0)))).toEqual([7, 8, 9]);
+  it('S-8: each chunk sounds from its first sample for durationMs; a longer decode is cut, the next starts at once', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(chunk(1, 400));
+    queue.enqueue(chunk(2, 300));
+    // A decoder that ignored the Info frame: 66 ms longer than the chunk.
+    ctx.finishDecode(1, 0.466);
+    ctx.finishDecode(2, 0.3);
+    await flush();
+    expect(ctx.sources.map((s) => s.played)).toEqual([
+      [0, 0.4],
+      [0, 0.3],
+    ]);
+    expect(ctx.sources[1]?.startedAt).toBeCloseTo((ctx.sources[0]?.startedAt ?? 0) + 0.4, 9);
   });
 
   it('a new reply replaces the one playing and the snapshot follows', async () => {
