@@ -9,6 +9,7 @@ import type {
   CoarticulatedMouthSource,
   MouthFrame,
 } from '../../client/src/features/avatar/engine/layers/speech.ts';
+import { mouthFrameAt } from '../../client/src/features/chat/audio/mouth.ts';
 import {
   buildRig,
   morphWeight,
@@ -50,21 +51,10 @@ function trackSource(
   clock: { ms: number },
   coarticulated: boolean,
 ): MouthSource {
-  const at = (): MouthFrame => {
-    if (clock.ms >= durationMs) return { viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 };
-    let i = -1;
-    while (i + 1 < visemes.length && (visemes[i + 1]?.t ?? Infinity) <= clock.ms) i += 1;
-    const current = visemes[i];
-    const next = visemes[i + 1];
-    const blend = next ? Math.min(1, Math.max(0, 1 - (next.t - clock.ms) / 60)) : 0;
-    return {
-      viseme: current?.v ?? 'sil',
-      weight: current?.w ?? 0,
-      next: next?.v ?? null,
-      nextWeight: next?.w ?? 0,
-      blend,
-    };
-  };
+  const at = (): MouthFrame =>
+    clock.ms >= durationMs
+      ? { viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 }
+      : mouthFrameAt(visemes, clock.ms);
   const simple: MouthSource = { getMouthState: () => ({ viseme: at().viseme, weight: at().weight }) };
   if (!coarticulated) return simple;
   const rich: CoarticulatedMouthSource = { ...simple, getMouthFrame: at };
