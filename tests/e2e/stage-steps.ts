@@ -9,12 +9,16 @@ export interface AvatarOverrides {
   still?: boolean;
 }
 
-/** Opens the chat; `avatar` (an id, or null for the default model) is saved to the account first. */
+/**
+ * Opens the chat; `avatar` (an id, or null for the default model) is saved to the account first.
+ * On a phone the chat sheet is closed unless `keepChat`, to see the avatar whole.
+ */
 export async function openChat(
   page: Page,
   request: APIRequestContext,
   session: ApiSession,
   avatar?: string | null,
+  options: { keepChat?: boolean; language?: 'es' | 'en' } = {},
 ): Promise<void> {
   if (avatar !== undefined) {
     const res = await request.put('/api/users/preferences', {
@@ -24,11 +28,14 @@ export async function openChat(
     expect(res.ok(), await res.text()).toBe(true);
   }
   await signInBrowser(page, session);
-  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.evaluate(
+    (language) => localStorage.setItem('preferredLanguage', language),
+    options.language ?? 'en',
+  );
   await page.goto('/chat');
   // Generous: SwiftShader shares the CPU with the server while a model compiles.
   await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 60_000 });
-  await closeChatOverlay(page);
+  if (!options.keepChat) await closeChatOverlay(page);
 }
 
 /** On a phone the stage is behind the chat overlay: close it to see the avatar whole. */
@@ -56,4 +63,34 @@ export async function setOverrides(page: Page, overrides: AvatarOverrides): Prom
       ).__almaAvatars?.setOverrides(o) ?? 0,
     overrides,
   );
+}
+
+/** Uploads a model through the API and waits for processing; answers the avatar's id. */
+export async function uploadModel(
+  request: APIRequestContext,
+  session: ApiSession,
+  bytes: Uint8Array,
+  name: string,
+): Promise<string> {
+  const auth = { authorization: `Bearer ${session.token}` };
+  const res = await request.post('/api/upload/avatar', {
+    headers: auth,
+    multipart: {
+      name,
+      avatar: { name: `${name}.glb`, mimeType: 'model/gltf-binary', buffer: Buffer.from(bytes) },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+  const { avatar } = (await res.json()) as { avatar: { id: string } };
+  await expect
+    .poll(
+      async () => {
+        const status = await request.get(`/api/upload/avatar/${avatar.id}/status`, { headers: auth });
+        const body = (await status.json()) as { avatar: { status: string; error?: { message: string } } };
+        return body.avatar.error ? `${body.avatar.status}: ${body.avatar.error.message}` : body.avatar.status;
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBe('completed');
+  return avatar.id;
 }

@@ -100,7 +100,11 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avata
       />
       <ProtocolBanner />
       <LimitBanner />
-      <div className={`chat-layout ${overlay.visible ? '' : 'chat-layout--chat-closed'}`}>
+      <div
+        className={`chat-layout ${overlay.visible ? '' : 'chat-layout--chat-closed'} ${
+          overlay.narrow && overlay.visible && overlay.size === 'full' ? 'chat-layout--sheet-full' : ''
+        }`}
+      >
         <SessionsSidebar
           open={sidebarOpen}
           onClose={() => setSidebarOpen(false)}
@@ -128,6 +132,7 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avata
           aria-labelledby="chat-title"
           inert={!overlay.visible}
           data-overlay={overlay.narrow ? (overlay.visible ? 'open' : 'closed') : undefined}
+          data-sheet={overlay.narrow ? overlay.size : undefined}
           style={overlay.offset ? { transform: `translateY(${overlay.offset}px)` } : undefined}
         >
           <div
@@ -147,6 +152,16 @@ function ChatScreen({ renderAvatar, renderAvatarPicker, renderVoicePicker, avata
                 {t('chat.dominantEmotion', { emotion: t(`emotions.${dominant}`) })}
               </span>
             ) : null}
+            <button
+              type="button"
+              className="icon-button chat-panel__size"
+              data-testid="chat-sheet-size"
+              onClick={overlay.toggleSize}
+              aria-label={overlay.size === 'full' ? t('chat.sheet.toHalf') : t('chat.sheet.toFull')}
+              title={overlay.size === 'full' ? t('chat.sheet.toHalf') : t('chat.sheet.toFull')}
+            >
+              <Icon name={overlay.size === 'full' ? 'minimize' : 'maximize'} />
+            </button>
             <button
               type="button"
               className="icon-button chat-panel__close"

@@ -4,6 +4,7 @@ import {
   contextView,
   dragCloses,
   dragOffset,
+  sheetAfterDrag,
   isAwayFromBottom,
   keptScrollTop,
   matchesSearch,
@@ -73,6 +74,22 @@ describe('overlay drag-to-close (spec §2, §9: more than 120 px)', () => {
     expect(dragCloses(100, 221)).toBe(true);
     expect(dragCloses(100, 220)).toBe(false);
     expect(dragCloses(100, 40)).toBe(false);
+  });
+});
+
+describe('chat sheet snapping (SPEC.md ST-4)', () => {
+  it('from half: more than 120 px down closes, more than 60 px up grows to full, else stays', () => {
+    expect(sheetAfterDrag('half', 300, 421)).toBe('closed');
+    expect(sheetAfterDrag('half', 300, 420)).toBe('half');
+    expect(sheetAfterDrag('half', 300, 239)).toBe('full');
+    expect(sheetAfterDrag('half', 300, 240)).toBe('half');
+  });
+
+  it('from full: more than 120 px down returns to half, never straight to closed', () => {
+    expect(sheetAfterDrag('full', 100, 221)).toBe('half');
+    expect(sheetAfterDrag('full', 100, 700)).toBe('half');
+    expect(sheetAfterDrag('full', 100, 220)).toBe('full');
+    expect(sheetAfterDrag('full', 100, 20)).toBe('full');
   });
 });
 

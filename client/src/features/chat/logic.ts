@@ -81,6 +81,24 @@ export function dragCloses(startY: number, endY: number): boolean {
   return dragOffset(startY, endY) > SWIPE_CLOSE_PX;
 }
 
+/** The chat sheet's resting heights on narrow screens (SPEC.md ST-4). */
+export type SheetSize = 'half' | 'full';
+
+/** An upward drag longer than this grows the half sheet to full. */
+export const SHEET_GROW_PX = 60;
+
+/**
+ * Where the chat sheet rests after a drag of its handle (SPEC.md ST-4): from half, more than
+ * 120 px down closes it (spec §2) and more than 60 px up makes it full; from full, more than
+ * 120 px down brings it back to half. Anything shorter snaps back.
+ */
+export function sheetAfterDrag(size: SheetSize, startY: number, endY: number): SheetSize | 'closed' {
+  const down = endY - startY;
+  if (size === 'full') return down > SWIPE_CLOSE_PX ? 'half' : 'full';
+  if (dragCloses(startY, endY)) return 'closed';
+  return -down > SHEET_GROW_PX ? 'full' : 'half';
+}
+
 /** The personality menu's search: case-insensitive over every text shown for a personality. */
 export function matchesSearch(query: string, texts: readonly (string | undefined)[]): boolean {
   const q = query.trim().toLocaleLowerCase();
