@@ -46,6 +46,21 @@ export const AVATAR_CAPABILITIES = [
   'pose',
 ] as const;
 export type AvatarCapability = (typeof AVATAR_CAPABILITIES)[number];
+/**
+ * What the report warns about (SPEC.md AU-14): `static_mesh` — no skin and no morph targets, so
+ * the avatar can neither speak nor gesture (it sways on the stage, ST-2); `no_skeleton` — no
+ * gestures; `no_lip_sync` — no visemes, jaw bone or jaw morph, so the lips never move;
+ * `missing_core_bones`, `heavy_mesh` (over 100,000 vertices), `large_textures` (over 2048², scaled).
+ */
+export const AVATAR_REPORT_WARNINGS = [
+  'static_mesh',
+  'no_skeleton',
+  'no_lip_sync',
+  'missing_core_bones',
+  'heavy_mesh',
+  'large_textures',
+] as const;
+export type AvatarReportWarning = (typeof AVATAR_REPORT_WARNINGS)[number];
 /** Why processing failed, as a code the client translates (the message is in the request's language). */
 export const AVATAR_FAILURE_CODES = [
   'invalid_glb',
@@ -91,6 +106,7 @@ export const CompatibilityReportSchema = z.object({
   ),
   works: z.array(z.enum(AVATAR_CAPABILITIES)),
   missing: z.array(z.enum(AVATAR_CAPABILITIES)),
+  /** `AVATAR_REPORT_WARNINGS` codes (a string, so a report stored before a new code still reads). */
   warnings: z.array(z.string()),
   /** Validator errors processing repaired, by code, with how many places (SPEC.md AU-12). */
   repaired: z.array(z.object({ code: z.string(), count: z.number().int().nonnegative() })).optional(),

@@ -6,6 +6,7 @@ import {
   judgeRig,
   type AnimationConfig,
   type AvatarCapability as Capability,
+  type AvatarReportWarning,
   type CompatibilityReport,
   type RigMetadata,
 } from '@alma/protocol';
@@ -94,9 +95,13 @@ export function analyse(model: ModelInspection, notes: ProcessingNotes = NO_NOTE
   }));
   const score = Math.round(CAPABILITIES.reduce((sum, id) => sum + WEIGHTS[id] * coverage[id], 0));
 
-  const warnings: string[] = [];
+  // What the avatar cannot do, said plainly (AU-14): nothing to pose and nothing to shape is a
+  // static mesh — it neither speaks nor gestures.
+  const warnings: AvatarReportWarning[] = [];
+  if (!skinned && model.morphTargets.length === 0) warnings.push('static_mesh');
   if (!skinned) warnings.push('no_skeleton');
   else if (missingCoreBones.length) warnings.push('missing_core_bones');
+  if (judged.lipSync === 'none') warnings.push('no_lip_sync');
   if (model.vertexCount > 100_000) warnings.push('heavy_mesh');
   if (model.textures.some((t) => (t.width ?? 0) > 2048 || (t.height ?? 0) > 2048))
     warnings.push('large_textures');

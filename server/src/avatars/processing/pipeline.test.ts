@@ -67,13 +67,20 @@ describe('processing uploaded models', () => {
     expect(animationConfig.gestures).toBe(true);
   });
 
-  it('a static non-humanoid mesh is accepted with a low score and a no-skeleton warning', () => {
+  it('a static non-humanoid mesh is accepted with a low score; the report says it cannot speak or gesture (AU-14)', () => {
     const { rig, report, animationConfig } = models.staticMesh.analysis;
     expect(rig.skinned).toBe(false);
+    expect(rig.morphTargets).toEqual([]);
     expect(rig.rigType).toBe('custom');
     expect(report.score).toBe(0);
-    expect(report.warnings).toContain('no_skeleton');
-    expect(animationConfig.gestures).toBe(false);
+    expect(report.warnings).toEqual(['static_mesh', 'no_skeleton', 'no_lip_sync']);
+    expect(animationConfig).toMatchObject({ lipSync: 'none', gestures: false, expressions: false });
+  });
+
+  it('a rigged, shaped model carries no static-mesh warning (AU-14)', () => {
+    expect(models.readyPlayerMe.analysis.report.warnings).not.toContain('static_mesh');
+    expect(models.readyPlayerMe.analysis.report.warnings).not.toContain('no_lip_sync');
+    expect(models.noFaceMorphs.analysis.report.warnings).not.toContain('static_mesh');
   });
 
   it('scales a 4096² texture down to 2048² and the output still reads with its morph names', async () => {

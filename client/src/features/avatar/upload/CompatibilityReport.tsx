@@ -1,9 +1,26 @@
 import { useTranslation } from 'react-i18next';
-import { gltfIssueText, type CompatibilityReport as Report } from '@alma/protocol';
+import {
+  AVATAR_REPORT_WARNINGS,
+  gltfIssueText,
+  type AvatarReportWarning,
+  type CompatibilityReport as Report,
+} from '@alma/protocol';
+
+const isWarning = (code: string): code is AvatarReportWarning =>
+  (AVATAR_REPORT_WARNINGS as readonly string[]).includes(code);
+
+/** The report's warnings worth a line: a static mesh's one line says what its parts would. */
+export function shownWarnings(warnings: readonly string[]): AvatarReportWarning[] {
+  const known = warnings.filter(isWarning);
+  return known.includes('static_mesh')
+    ? known.filter((w) => w !== 'no_skeleton' && w !== 'no_lip_sync')
+    : known;
+}
 
 /**
- * What a custom avatar can do, from its processing report (SPEC.md AU-3): score, works, missing;
- * then what processing did to it (AU-12): what it repaired, animations removed, extensions kept.
+ * What a custom avatar can do, from its processing report (SPEC.md AU-3): score, what it cannot
+ * do in plain words (AU-14: a static mesh cannot speak or gesture), works, missing; then what
+ * processing did to it (AU-12): what it repaired, animations removed, extensions kept.
  */
 export function CompatibilityReport({ report }: { report: Report }) {
   const { t, i18n } = useTranslation();
@@ -19,12 +36,20 @@ export function CompatibilityReport({ report }: { report: Report }) {
       ? [t('avatarUpload.extensionsKept', { names: report.extensions.join(', ') })]
       : []),
   ];
+  const warnings = shownWarnings(report.warnings);
   return (
     <div className="compat">
       <p className="compat__score">
         <meter min={0} max={100} low={50} high={80} optimum={100} value={report.score} aria-hidden="true" />
         <span>{t('avatarUpload.score', { score: report.score })}</span>
       </p>
+      {warnings.length ? (
+        <ul className="compat__notes compat__warnings" aria-label={t('avatarUpload.warningsLabel')}>
+          {warnings.map((w) => (
+            <li key={w}>{t(`avatarUpload.warnings.${w}`)}</li>
+          ))}
+        </ul>
+      ) : null}
       <ul className="compat__list" aria-label={t('avatarUpload.reportLabel')}>
         {report.capabilities.map((c) => (
           <li
