@@ -56,6 +56,58 @@ export class ApiError extends Error {
   }
 }
 
+/** Translates the client's own error texts (connection failure, unreadable answer, timeout). */
+export type ClientText = (
+  key: 'errors.connectionFailed' | 'errors.requestFailed' | 'errors.timeout',
+) => string;
+
+/**
+ * A refused answer as an ApiError: the server's `{ error: { code, message, errors? } }` (spec §8),
+ * or, when the body is not that (a proxy page, an empty body), a generic one by status. Every
+ * request the client makes reads its failures here, JSON calls and multipart uploads alike.
+ */
+export async function errorFrom(response: Response, text: ClientText): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: fall through to the generic text.
+  }
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, errors, retryAfterMs } = parsed.data.error;
+    return new ApiError({ code, message, status: response.status, fieldErrors: errors, retryAfterMs });
+  }
+  return new ApiError({
+    code: response.status >= 500 ? 'server_error' : 'invalid_response',
+    message: text('errors.requestFailed'),
+    status: response.status,
+  });
+}
+
+/** An accepted answer validated against the route's response schema (`invalid_response` if not). */
+export async function parseSuccess<D extends RouteDef>(
+  route: D,
+  response: Response,
+  text: ClientText,
+): Promise<RouteResponse<D>> {
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    json = undefined;
+  }
+  const parsed = route.response.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError({
+      code: 'invalid_response',
+      message: text('errors.requestFailed'),
+      status: response.status,
+    });
+  }
+  return parsed.data as RouteResponse<D>;
+}
+
 export interface ApiClientDeps {
   fetch: typeof fetch;
   getToken: () => string | null;
@@ -78,8 +130,7 @@ export interface ApiClientDeps {
    */
   reloadShared?: () => void;
   getLanguage: () => string;
-  /** Translates the client's own error texts (connection failure, unreadable answer). */
-  text: (key: 'errors.connectionFailed' | 'errors.requestFailed' | 'errors.timeout') => string;
+  text: ClientText;
   sleep?: (ms: number) => Promise<void>;
   baseUrl?: string;
 }
@@ -168,25 +219,6 @@ export function createApiClient(deps: ApiClientDeps) {
     return parsed.success ? parsed.data.error.code : undefined;
   }
 
-  async function errorFrom(response: Response): Promise<ApiError> {
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      // Not JSON (a proxy page, an empty body): fall through to the generic text.
-    }
-    const parsed = ApiErrorSchema.safeParse(body);
-    if (parsed.success) {
-      const { code, message, errors, retryAfterMs } = parsed.data.error;
-      return new ApiError({ code, message, status: response.status, fieldErrors: errors, retryAfterMs });
-    }
-    return new ApiError({
-      code: response.status >= 500 ? 'server_error' : 'invalid_response',
-      message: deps.text('errors.requestFailed'),
-      status: response.status,
-    });
-  }
-
   async function request<D extends RouteDef>(
     route: D,
     input: CallInput<D>,
@@ -210,24 +242,6 @@ export function createApiClient(deps: ApiClientDeps) {
       },
       options,
     );
-  }
-
-  async function parseSuccess<D extends RouteDef>(route: D, response: Response): Promise<RouteResponse<D>> {
-    let json: unknown;
-    try {
-      json = await response.json();
-    } catch {
-      json = undefined;
-    }
-    const parsed = route.response.safeParse(json);
-    if (!parsed.success) {
-      throw new ApiError({
-        code: 'invalid_response',
-        message: deps.text('errors.requestFailed'),
-        status: response.status,
-      });
-    }
-    return parsed.data as RouteResponse<D>;
   }
 
   /**
@@ -261,7 +275,7 @@ export function createApiClient(deps: ApiClientDeps) {
           deps.onAuthLost(ended);
           return false;
         }
-        deps.onRefreshed(await parseSuccess(routes.auth.refresh, response));
+        deps.onRefreshed(await parseSuccess(routes.auth.refresh, response, deps.text));
         return true;
       } catch (error) {
         // A network failure says nothing about the tokens; keep them for the next attempt.
@@ -283,7 +297,7 @@ export function createApiClient(deps: ApiClientDeps) {
     input: CallInput<D>,
     options: CallOptions = {},
   ): Promise<RouteResponse<D>> {
-    return parseSuccess(route, await respond(route, input, options));
+    return parseSuccess(route, await respond(route, input, options), deps.text);
   }
 
   /** A successful response, after at most one refresh on a 401; failures thrown as ApiError. */
@@ -301,7 +315,7 @@ export function createApiClient(deps: ApiClientDeps) {
         current !== null && current !== token ? true : await refreshSession(await codeOf(response));
       if (refreshed) response = await request(route, input, options, deps.getToken());
     }
-    if (!response.ok) throw await errorFrom(response);
+    if (!response.ok) throw await errorFrom(response, deps.text);
     return response;
   }
 

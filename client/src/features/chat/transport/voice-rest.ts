@@ -1,5 +1,5 @@
-import { ApiErrorSchema, routes, type RouteResponse } from '@alma/protocol';
-import { api, ApiError } from '../../../lib/api.ts';
+import { routes, type RouteResponse } from '@alma/protocol';
+import { api, ApiError, errorFrom, parseSuccess, type ClientText } from '../../../lib/api.ts';
 import { currentLanguage, i18n } from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import type { VoiceSendPayload } from './types.ts';
@@ -11,7 +11,7 @@ export interface PostVoiceNoteDeps {
   getToken: () => string | null;
   /** One refresh after a 401 (rotating tokens: shared with every other call). */
   refresh: () => Promise<boolean>;
-  text: (key: 'errors.connectionFailed' | 'errors.requestFailed') => string;
+  text: ClientText;
 }
 
 const defaultDeps: PostVoiceNoteDeps = {
@@ -63,31 +63,6 @@ export async function postVoiceNote(
   const token = deps.getToken();
   let response = await send(token);
   if (response.status === 401 && (await deps.refresh())) response = await send(deps.getToken());
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON: handled below.
-  }
-  if (!response.ok) {
-    const parsed = ApiErrorSchema.safeParse(body);
-    if (parsed.success) {
-      const { code, message, errors, retryAfterMs } = parsed.data.error;
-      throw new ApiError({ code, message, status: response.status, fieldErrors: errors, retryAfterMs });
-    }
-    throw new ApiError({
-      code: response.status >= 500 ? 'server_error' : 'invalid_response',
-      message: deps.text('errors.requestFailed'),
-      status: response.status,
-    });
-  }
-  const parsed = route.response.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiError({
-      code: 'invalid_response',
-      message: deps.text('errors.requestFailed'),
-      status: response.status,
-    });
-  }
-  return parsed.data;
+  if (!response.ok) throw await errorFrom(response, deps.text);
+  return parseSuccess(route, response, deps.text);
 }
