@@ -52,7 +52,7 @@ import { createPlansService } from './modules/plans/plans.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
-import { registerRequestLog, requestIdOptions, serverLogger } from './plugins/request-log.ts';
+import { registerRequestId, requestLogOptions, serverLogger } from './plugins/request-log.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
@@ -112,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   const app = Fastify({
     logger: deps.logger ?? serverLogger(config.logLevel),
-    ...requestIdOptions,
+    ...requestLogOptions,
     connectionTimeout: 30_000,
     keepAliveTimeout: 65_000,
     requestTimeout: 60_000,
@@ -121,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
-  registerRequestLog(app);
+  registerRequestId(app);
 
   // REDIS_URL: what instances share (rooms, limits, replies in flight); unset: this process only.
   const scale = await openScaleOut(config.redisUrl, app.log);

@@ -12,15 +12,16 @@
  *
  * Environment: BENCH_SECONDS (per level, default 6), BENCH_LEVELS (default "1,50,200").
  */
-import { ClientEvent, PROTOCOL_VERSION, ServerEvent, type AuthSession } from '@alma/protocol';
+import { ClientEvent, ServerEvent, type AuthSession } from '@alma/protocol';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { cpus, platform, release, totalmem } from 'node:os';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
+import { connect } from './support/reply-client.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 6;
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,50,200')
@@ -99,19 +100,6 @@ interface Ack {
   ok: boolean;
   data?: { replyId: string; sessionId: string };
   error?: { code: string };
-}
-
-function connect(url: string, token: string): Promise<Socket> {
-  const socket = io(url, {
-    auth: { token, protocolVersion: PROTOCOL_VERSION },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => reject(error));
-  });
 }
 
 /**

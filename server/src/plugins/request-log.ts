@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { destination, type LoggerOptions } from 'pino';
 
@@ -16,33 +22,22 @@ export function serverLogger(level: string): LoggerOptions & { stream: ReturnTyp
 /** A caller's own request id is kept when it is a plain token (it ends up in our logs). */
 const GIVEN_ID = /^[\w-]{1,64}$/;
 
-/**
- * Fastify options for request ids: the caller's `x-request-id` when it is a plain token, else a
- * fresh UUID. Fastify's own per-request logging (two lines, "incoming request" and "request
- * completed") is off; `registerRequestLog` writes one line instead.
- */
-export const requestIdOptions = {
-  genReqId: (req) => {
-    const given = req.headers['x-request-id'];
-    return typeof given === 'string' && GIVEN_ID.test(given) ? given : randomUUID();
-  },
-  disableRequestLogging: true,
-} satisfies FastifyServerOptions;
-
 /** Load balancers and uptime checks poll these; a line per poll would drown the log. */
 const PROBES = new Set(['/health']);
 
 /**
- * Every response carries its `x-request-id`; every request leaves one log line when it ends
- * (method, path, status, milliseconds) — at info, or at debug for health probes. Both hooks are
- * callback-style: no promise per request (issue 14: REST at near-bare cost).
+ * Fastify's request logging, one line instead of two ("incoming request", "request completed"):
+ * `request` when the response is sent — method, URL, status, milliseconds — at info, at error
+ * for a response that failed, at debug for health probes. Written by Fastify itself, no hook.
  */
-export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
+class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const path = request.url.split('?', 1)[0] ?? request.url;
     const line = {
       method: request.method,
@@ -50,8 +45,28 @@ export function registerRequestLog(app: FastifyInstance): void {
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (PROBES.has(path)) request.log.debug(line, 'request');
-    else request.log.info(line, 'request');
+    if (error) reply.log.error({ ...line, err: error }, 'request');
+    else if (PROBES.has(path)) reply.log.debug(line, 'request');
+    else reply.log.info(line, 'request');
+  }
+}
+
+/**
+ * Fastify options for request ids and the request log: the caller's `x-request-id` when it is a
+ * plain token, else a fresh UUID; one log line per request.
+ */
+export const requestLogOptions = {
+  genReqId: (req) => {
+    const given = req.headers['x-request-id'];
+    return typeof given === 'string' && GIVEN_ID.test(given) ? given : randomUUID();
+  },
+  logController: new OneLineRequestLog(),
+} satisfies FastifyServerOptions;
+
+/** Every response carries its `x-request-id`; a callback-style hook, no promise per request. */
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
     done();
   });
 }

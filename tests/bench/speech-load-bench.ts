@@ -1,0 +1,270 @@
+/**
+ * Speaking under load (issue 14; part of `npm run bench`; alone:
+ * `tsx tests/bench/speech-load-bench.ts`).
+ *
+ * At each level (BENCH_LEVELS, default 1, 50 and 200 sessions) that many users send a message at
+ * the same moment, speech on, and every client traces its reply: when each `chat:delta` and
+ * `speech:chunk` arrives, gaps and reorders in `seq`, disconnects. The reply is the same for all
+ * (a scripted engine writing a four-sentence Spanish text a word every BENCH_TOKEN_DELAY_MS, 35 as
+ * the builtin engine), so Alma and the baselines do the same work:
+ *  - a bare socket.io server with the same events and fake audio of the sizes Alma sent
+ *    (support/bare-socket-child.ts): what the network and socket.io cost;
+ *  - espeak-ng and the MP3 encoder called directly on the same clauses (support/direct-speech.ts):
+ *    the CPU a spoken reply needs at the least, and the machine's limit for the first audio —
+ *    the first clause's words (its text time) plus sessions × one first clause's CPU ÷ cores.
+ * Each server runs in its own process: its CPU is its own, not the clients'. Figures are printed
+ * with ratios; no thresholds. Definitions:
+ *  - delta lateness: a delta's arrival − (send + its index × token delay); p99 over all deltas;
+ *  - worst gap: the longest wait between two deltas of one reply, beyond the token delay;
+ *  - time to first audio: send → the first `speech:chunk`.
+ *
+ * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS,
+ * BENCH_PROFILE=<dir> (the servers' CPU profiles per level).
+ */
+import { ServerEvent, type AuthSession } from '@alma/protocol';
+import { availableParallelism } from 'node:os';
+import type { Socket } from 'socket.io-client';
+import { registerUser } from '../fixtures/api.ts';
+import { directSpeech } from './support/direct-speech.ts';
+import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts';
+import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
+import { SPOKEN_REPLY } from './support/scripted-engine.ts';
+import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+
+const LEVELS = (process.env.BENCH_LEVELS ?? (QUICK ? '1,10' : '1,50,200'))
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 35);
+const TIMEOUT_MS = 180_000;
+const VOICE = 'es+f3';
+const MESSAGE = 'Hoy ha sido un día largo pero bonito';
+
+const ALMA_CHILD = new URL('./support/alma-child.ts', import.meta.url);
+const BARE_CHILD = new URL('./support/bare-socket-child.ts', import.meta.url);
+
+interface Chunk {
+  text: string;
+  bytes: number;
+  durationMs: number;
+}
+
+/** Alma's first reply, traced in full: the clauses it speaks, their sizes and durations. */
+async function probe(url: string, token: string): Promise<Chunk[]> {
+  const socket = await connect(url, token);
+  const chunks: Chunk[] = [];
+  socket.on(
+    ServerEvent.speechChunk,
+    (c: { text: string; audio: ArrayBuffer | Uint8Array; durationMs: number }) =>
+      chunks.push({ text: c.text, bytes: c.audio.byteLength, durationMs: c.durationMs }),
+  );
+  const trace = await traceReply(socket, MESSAGE, `probe-${Date.now()}`, TIMEOUT_MS);
+  socket.disconnect();
+  if (trace.outcome !== 'reply' || chunks.length === 0)
+    throw new Error(`probe reply: ${trace.outcome}, ${chunks.length} chunks`);
+  return chunks;
+}
+
+interface LevelResult {
+  sessions: number;
+  allDoneMs: number;
+  firstDelta: { p50: number; p99: number };
+  deltaLatenessP99: number;
+  worstGapMs: number;
+  firstAudio: { p50: number; p99: number };
+  cpuPerReplyMs: number;
+  replies: number;
+  /** Replies that carried every clause as audio. */
+  fullySpoken: number;
+  failures: Record<string, number>;
+  gaps: number;
+  reorders: number;
+  disconnects: number;
+}
+
+async function runLevel(
+  server: ServerProcess,
+  tokens: readonly string[],
+  sessions: number,
+  chunkCount: number,
+  label: string,
+): Promise<LevelResult> {
+  const sockets: Socket[] = await Promise.all(
+    tokens.slice(0, sessions).map((token) => connect(server.url, token)),
+  );
+  const cpuBefore = await server.cpuUs();
+  const started = performance.now();
+  const traces: ReplyTrace[] = await server.profile(`${sessions}`, () =>
+    Promise.all(
+      sockets.map((socket, i) =>
+        traceReply(socket, MESSAGE, `${label}-${sessions}-${i}-${Date.now()}`, TIMEOUT_MS),
+      ),
+    ),
+  );
+  const allDoneMs = performance.now() - started;
+  const cpuUs = (await server.cpuUs()) - cpuBefore;
+  for (const socket of sockets) socket.disconnect();
+
+  const lateness: number[] = [];
+  let worstGapMs = 0;
+  for (const t of traces) {
+    t.deltaAt.forEach((at, k) => lateness.push(at - t.sentAt - k * DELAY_MS));
+    for (let k = 1; k < t.deltaAt.length; k++)
+      worstGapMs = Math.max(worstGapMs, (t.deltaAt[k] ?? 0) - (t.deltaAt[k - 1] ?? 0) - DELAY_MS);
+  }
+  const failures: Record<string, number> = {};
+  for (const t of traces)
+    if (t.outcome !== 'reply') failures[t.outcome ?? '?'] = (failures[t.outcome ?? '?'] ?? 0) + 1;
+  const firstDelta = traces.flatMap((t) => (t.deltaAt[0] === undefined ? [] : [t.deltaAt[0] - t.sentAt]));
+  const firstAudio = traces.flatMap((t) => (t.chunkAt[0] === undefined ? [] : [t.chunkAt[0] - t.sentAt]));
+  return {
+    sessions,
+    allDoneMs,
+    firstDelta: { p50: percentile(firstDelta, 50), p99: percentile(firstDelta, 99) },
+    deltaLatenessP99: percentile(lateness, 99),
+    worstGapMs,
+    firstAudio: { p50: percentile(firstAudio, 50), p99: percentile(firstAudio, 99) },
+    cpuPerReplyMs: cpuUs / 1000 / sessions,
+    replies: traces.filter((t) => t.outcome === 'reply').length,
+    fullySpoken: traces.filter((t) => t.chunkAt.length >= chunkCount).length,
+    failures,
+    gaps: traces.reduce((s, t) => s + t.gaps, 0),
+    reorders: traces.reduce((s, t) => s + t.reorders, 0),
+    disconnects: traces.filter((t) => t.disconnected).length,
+  };
+}
+
+const cores = availableParallelism();
+const maxSessions = Math.max(...LEVELS);
+const alma = await startServerProcess(ALMA_CHILD, {
+  label: 'alma-speech',
+  env: {
+    BENCH_SCRIPTED_REPLY: SPOKEN_REPLY,
+    BENCH_ALMA_ENV: JSON.stringify({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      SPEECH_ENGINE: 'builtin',
+      REPLY_TOKEN_DELAY_MS: String(DELAY_MS),
+      SOCKET_EVENT_RATE_LIMIT: '100000',
+      FREE_MESSAGES_PER_MONTH: '10000000',
+    }),
+  },
+});
+let bare: ServerProcess | undefined;
+try {
+  const users: AuthSession[] = [];
+  while (users.length < maxSessions) {
+    const batch = Math.min(8, maxSessions - users.length);
+    users.push(
+      ...(await Promise.all(
+        Array.from({ length: batch }, (_, i) =>
+          registerUser(alma.url, { name: `Bench ${users.length + i}` }),
+        ),
+      )),
+    );
+  }
+  const tokens = users.map((u) => u.token);
+  const chunks = await probe(alma.url, tokens[0] ?? '');
+  bare = await startServerProcess(BARE_CHILD, {
+    label: 'bare-speech',
+    env: {
+      BENCH_SCRIPTED_REPLY: SPOKEN_REPLY,
+      BENCH_TOKEN_DELAY_MS: String(DELAY_MS),
+      BENCH_CHUNKS: JSON.stringify(chunks),
+    },
+  });
+
+  // The least a spoken reply costs: each clause spoken and encoded directly (median of 5).
+  const direct = await directSpeech(VOICE);
+  const runs = Array.from({ length: 5 }, () => chunks.map((c) => direct.speak(c.text).cpuUs));
+  const directReplyMs = median(runs.map((r) => r.reduce((s, us) => s + us, 0))) / 1000;
+  const firstClauseMs = median(runs.map((r) => r[0] ?? 0)) / 1000;
+  const firstClauseTextMs = ((chunks[0]?.text.match(/\S+/g)?.length ?? 1) - 1) * DELAY_MS;
+  const limitMs = (sessions: number) => firstClauseTextMs + (sessions * firstClauseMs) / cores;
+  console.info(
+    `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores\n` +
+      `  direct: ${fmt(directReplyMs)} ms CPU per reply, ${fmt(firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms`,
+  );
+
+  const levels: { sessions: number; alma: LevelResult; bare: LevelResult; limitMs: number }[] = [];
+  for (const sessions of LEVELS) {
+    const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma');
+    const b = await runLevel(bare, tokens, sessions, chunks.length, 'bare');
+    levels.push({ sessions, alma: a, bare: b, limitMs: limitMs(sessions) });
+    console.info(
+      `  ${sessions} sessions: alma ${a.replies} replies in ${fmt(a.allDoneMs / 1000, 2)} s, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s`,
+    );
+  }
+
+  const ms = (n: number) => `${fmt(n, 0)} ms`;
+  printTable(
+    [
+      'sessions',
+      'server',
+      'all done',
+      'first delta p50/p99',
+      'lateness p99',
+      'worst gap',
+      'first audio p50/p99',
+      'CPU/reply',
+      'spoken',
+      'failed',
+      'gaps/reord./disc.',
+    ],
+    levels.flatMap(({ sessions, alma: a, bare: b, limitMs: limit }) => [
+      ...(
+        [
+          ['alma', a],
+          ['bare', b],
+        ] as const
+      ).map(([name, r]) => [
+        String(sessions),
+        name,
+        `${fmt(r.allDoneMs / 1000, 2)} s`,
+        `${ms(r.firstDelta.p50)} / ${ms(r.firstDelta.p99)}`,
+        ms(r.deltaLatenessP99),
+        ms(r.worstGapMs),
+        `${ms(r.firstAudio.p50)} / ${ms(r.firstAudio.p99)}`,
+        `${fmt(r.cpuPerReplyMs)} ms`,
+        `${r.fullySpoken}/${sessions}`,
+        Object.entries(r.failures)
+          .map(([code, n]) => `${n} ${code}`)
+          .join(', ') || '0',
+        `${r.gaps}/${r.reorders}/${r.disconnects}`,
+      ]),
+      [String(sessions), 'limit', '', '', '', '', `— / ${ms(limit)}`, `${fmt(directReplyMs)} ms`, '', '', ''],
+      [
+        String(sessions),
+        'alma/base',
+        `×${fmt(ratio(a.allDoneMs, b.allDoneMs))}`,
+        `×${fmt(ratio(a.firstDelta.p99, b.firstDelta.p99))}`,
+        `×${fmt(ratio(a.deltaLatenessP99, b.deltaLatenessP99))}`,
+        '',
+        `×${fmt(ratio(a.firstAudio.p99, limit), 2)} of limit`,
+        `×${fmt(ratio(a.cpuPerReplyMs, directReplyMs), 2)} of direct`,
+        '',
+        '',
+        '',
+      ],
+    ]),
+  );
+  console.info(
+    'alma/base: all done, first delta and lateness against the bare socket.io server; first audio p99 against\n' +
+      'the limit (goal ≤ ×1.3 at 50 and 200); CPU per reply against espeak + MP3 called directly (goal ≤ ×1.2).',
+  );
+  writeResult('speech-load-latest', {
+    ...machine(),
+    config: {
+      levels: LEVELS,
+      tokenDelayMs: DELAY_MS,
+      voice: VOICE,
+      clauses: chunks.map((c) => c.text),
+      cores,
+    },
+    direct: { replyCpuMs: directReplyMs, firstClauseCpuMs: firstClauseMs, firstClauseTextMs },
+    levels,
+  });
+} finally {
+  await bare?.close();
+  await alma.close();
+}

@@ -1,0 +1,88 @@
+import { ClientEvent, PROTOCOL_VERSION, REPLY_EVENTS, ServerEvent } from '@alma/protocol';
+import { io, type Socket } from 'socket.io-client';
+
+/** What one client saw of one reply, in `performance.now()` milliseconds. */
+export interface ReplyTrace {
+  sentAt: number;
+  ackAt?: number;
+  deltaAt: number[];
+  chunkAt: number[];
+  endAt?: number;
+  /** `reply`, an error code, `ack_failed`, or `timeout`. */
+  outcome?: string;
+  /** A `seq` missing between two received (SPEC.md C-4). */
+  gaps: number;
+  /** A `seq` not above the one before. */
+  reorders: number;
+  disconnected: boolean;
+}
+
+const REPLY_EVENT_NAMES = new Set<string>(REPLY_EVENTS);
+
+export function connect(url: string, token: string): Promise<Socket> {
+  const socket = io(url, {
+    auth: { token, protocolVersion: PROTOCOL_VERSION },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+/**
+ * Sends one message and traces its reply until `chat:reply`/`chat:error` or `timeoutMs`. The
+ * socket carries this reply only (a fresh session), so every reply event it hears is this one's,
+ * even one decoded in the same frame batch as the ack.
+ */
+export function traceReply(
+  socket: Socket,
+  message: string,
+  label: string,
+  timeoutMs: number,
+): Promise<ReplyTrace> {
+  const trace: ReplyTrace = {
+    sentAt: performance.now(),
+    deltaAt: [],
+    chunkAt: [],
+    gaps: 0,
+    reorders: 0,
+    disconnected: false,
+  };
+  let lastSeq = -1;
+  return new Promise((resolve) => {
+    const finish = (outcome: string) => {
+      if (trace.outcome) return;
+      trace.outcome = outcome;
+      trace.endAt = performance.now();
+      clearTimeout(timer);
+      socket.offAny(onEvent);
+      resolve(trace);
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const onEvent = (event: string, payload: { seq?: number; code?: string }) => {
+      if (!REPLY_EVENT_NAMES.has(event)) return;
+      const at = performance.now();
+      const seq = payload.seq ?? -1;
+      if (seq <= lastSeq) trace.reorders++;
+      else if (seq > lastSeq + 1) trace.gaps += seq - lastSeq - 1;
+      lastSeq = Math.max(lastSeq, seq);
+      if (event === ServerEvent.chatDelta) trace.deltaAt.push(at);
+      else if (event === ServerEvent.speechChunk) trace.chunkAt.push(at);
+      else if (event === ServerEvent.chatReply) finish('reply');
+      else if (event === ServerEvent.chatError) finish(payload.code ?? 'error');
+    };
+    socket.onAny(onEvent);
+    socket.once('disconnect', () => {
+      if (trace.outcome) return; // the bench closing the socket after the reply
+      trace.disconnected = true;
+      finish('disconnected');
+    });
+    socket.emit(ClientEvent.chatSend, { clientMessageId: label, message }, (ack: { ok: boolean }) => {
+      trace.ackAt = performance.now();
+      if (!ack.ok) finish('ack_failed');
+    });
+  });
+}
