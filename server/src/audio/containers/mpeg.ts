@@ -1,3 +1,4 @@
+import { declaredFrameCount } from '../../engines/speech/mp3-info.ts';
 import { damaged, unsupported } from '../errors.ts';
 
 /**
@@ -58,6 +59,9 @@ export function checkMp3(data: Uint8Array): { durationMs: number; frames: number
   if (offset >= data.length) throw damaged('an ID3 tag and no audio');
   // Some writers pad after the tag: skip zeros up to the first frame.
   while (offset < data.length && data[offset] === 0) offset++;
+  // A Xing/Info frame (LAME's, ours: S-8) opens the stream: silent, and it says how many frames follow.
+  const declared = mpegFrame(data, offset) ? declaredFrameCount(data, offset) : null;
+  let tagFrames = declared === null ? 0 : 1;
   let frames = 0;
   let samples = 0;
   let sampleRate = 0;
@@ -72,11 +76,19 @@ export function checkMp3(data: Uint8Array): { durationMs: number; frames: number
     if (offset + frame.length > data.length) throw damaged(`frame ${frames} is cut at the end`);
     if (sampleRate !== 0 && frame.sampleRate !== sampleRate)
       throw damaged(`frame ${frames} changes the rate from ${sampleRate} to ${frame.sampleRate} Hz`);
-    frames++;
-    samples += frame.samples;
     sampleRate = frame.sampleRate;
     offset += frame.length;
+    if (tagFrames > 0) {
+      tagFrames--;
+      continue;
+    }
+    frames++;
+    samples += frame.samples;
   }
   if (frames === 0) throw damaged('no MPEG audio frame');
+  // Writers differ on whether the count includes the tag frame itself: one frame of slack.
+  if (declared !== null && frames + 1 < declared) {
+    throw damaged(`cut short: ${frames} of the ${declared} frames its header declares`);
+  }
   return { durationMs: Math.round((samples / sampleRate) * 1000), frames };
 }

@@ -144,6 +144,20 @@ export interface InfoTag {
   padding: number;
 }
 
+/**
+ * The audio frame count a Xing/Info frame at `offset` declares; null without a tag or without the
+ * count. A file that holds fewer frames than it declares was cut (SPEC V-2).
+ */
+export function declaredFrameCount(bytes: Uint8Array, offset = 0): number | null {
+  if (!isTagFrame(bytes, offset)) return null;
+  const version = ((bytes[offset + 1] ?? 0) >> 3) & 3;
+  const mono = (bytes[offset + 3] ?? 0) >> 6 === 3;
+  const at = offset + sideInfoEnd(version, mono);
+  if (at + 12 > bytes.length) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint32(at + 4) & 1 ? view.getUint32(at + 8) : null;
+}
+
 /** The frame count, delay and padding of a LAME Info/Xing frame at `offset`; null without one. */
 export function readInfoTag(bytes: Uint8Array, offset = 0): InfoTag | null {
   if (!isTagFrame(bytes, offset)) return null;
