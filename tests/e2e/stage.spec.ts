@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
 import { buildFigure, type FigureOptions } from './fixtures/stage-models.ts';
 import { readCanvas } from './pixels.ts';
-import { openChat, readyViewer, setOverrides } from './stage-steps.ts';
+import { openChat, readyViewer, setOverrides, uploadModel } from './stage-steps.ts';
 import { registerViaApi, shot, type ApiSession } from './support.ts';
 
 /**
@@ -14,36 +14,6 @@ import { registerViaApi, shot, type ApiSession } from './support.ts';
 
 // Uploads are processed by a worker thread and SwiftShader renders on the CPU: slow on 2 cores.
 test.describe.configure({ timeout: 150_000 });
-
-/** Uploads a model through the API and waits for processing; answers the avatar's id. */
-async function uploadModel(
-  request: APIRequestContext,
-  session: ApiSession,
-  bytes: Uint8Array,
-  name: string,
-): Promise<string> {
-  const auth = { authorization: `Bearer ${session.token}` };
-  const res = await request.post('/api/upload/avatar', {
-    headers: auth,
-    multipart: {
-      name,
-      avatar: { name: `${name}.glb`, mimeType: 'model/gltf-binary', buffer: Buffer.from(bytes) },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(202);
-  const { avatar } = (await res.json()) as { avatar: { id: string } };
-  await expect
-    .poll(
-      async () => {
-        const status = await request.get(`/api/upload/avatar/${avatar.id}/status`, { headers: auth });
-        const body = (await status.json()) as { avatar: { status: string; error?: { message: string } } };
-        return body.avatar.error ? `${body.avatar.status}: ${body.avatar.error.message}` : body.avatar.status;
-      },
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBe('completed');
-  return avatar.id;
-}
 
 /** Console errors and failed requests of the page, collected from the start. */
 function watchConsole(page: Page): string[] {
