@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
+import { blockSocket, registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
 
 /**
  * The chat screen of spec §2 against the real server (builtin reply engine): whole conversations
@@ -468,8 +468,7 @@ test('without a socket: replies keep their audio and the sidebar counts follow (
   request,
 }) => {
   test.slow(); // two whole replies, each spoken, over REST
-  // No socket at all: every socket.io request fails, as behind a proxy that drops websockets.
-  await page.route('**/socket.io/**', (route) => route.abort());
+  await blockSocket(page);
   const session = await registerViaApi(request);
   await signInBrowser(page, session);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));

@@ -69,12 +69,17 @@ test('a reply is spoken: its chunks play in order through the queue; the audio b
   expect(new Set(seqs).size).toBe(seqs.length);
   await shot(page, 'speech-audio-available');
 
-  // Playing the stored file: the button shows it plays, then it can be stopped.
+  // Playing the stored file: the button shows it plays, then it can be stopped. The reply is a
+  // couple of seconds long, so Stop comes straight after (a screenshot in between can outlast it).
+  await bot.getByRole('button', { name: "Play the reply's audio" }).click();
+  await expect(bot.locator('[data-audio-state="playing"]')).toBeVisible();
+  await bot.getByRole('button', { name: "Stop the reply's audio" }).click();
+  await expect(bot.locator('[data-audio-state="available"]')).toBeVisible();
+  // Played again and left alone, it ends by itself and the button offers it once more.
   await bot.getByRole('button', { name: "Play the reply's audio" }).click();
   await expect(bot.locator('[data-audio-state="playing"]')).toBeVisible();
   await shot(page, 'speech-audio-playing');
-  await bot.getByRole('button', { name: "Stop the reply's audio" }).click();
-  await expect(bot.locator('[data-audio-state="available"]')).toBeVisible();
+  await expect(bot.locator('[data-audio-state="available"]')).toBeVisible({ timeout: 20_000 });
 });
 
 test('muting stops playback, plays nothing more and is remembered after a reload', async ({

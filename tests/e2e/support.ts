@@ -124,3 +124,13 @@ export function socketAccepted(page: Page): Promise<void> {
     );
   });
 }
+
+/**
+ * No socket at all, as behind a proxy that drops both WebSockets and long-polling: the page's
+ * WebSocket to socket.io is closed as it opens (`page.route` never sees WebSockets, SPEC.md M-4
+ * opens one first) and every polling request fails.
+ */
+export async function blockSocket(page: Page): Promise<void> {
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+  await page.route('**/socket.io/**', (route) => route.abort());
+}

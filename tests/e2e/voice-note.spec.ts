@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
+import { blockSocket, registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
 
 /**
  * Voice notes (spec §2 Input, §4 Recording, Voice note; SPEC.md C-10, V-1, V-3): Chromium's fake
@@ -234,8 +234,7 @@ test('with the socket blocked, the note goes over POST /message-audio and the re
 }) => {
   test.slow(); // records, then the server decodes, transcribes and writes the whole reply
   test.skip((await transcriber(request)) === 'openai', 'the provider would hear only a tone');
-  // No socket at all: every socket.io request fails, as behind a proxy that drops websockets.
-  await page.route('**/socket.io/**', (route) => route.abort());
+  await blockSocket(page);
   // Spanish: the server takes the browser's transcript (the hint, SPEC.md V-3).
   await fakeRecognition(page, 'hola por rest');
   await openChat(page, request, 'es');
