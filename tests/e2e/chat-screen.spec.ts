@@ -442,7 +442,7 @@ async function say(page: Page, text: string, language: Lang = 'en'): Promise<voi
   await input.press('Enter');
 }
 
-test('a message sent from the chat is exported with the avatar on screen (SPEC.md C-13)', async ({
+test('a message sent from the chat is exported with the avatar on screen (SPEC.md C-13) @any-width', async ({
   page,
   request,
 }) => {
@@ -463,7 +463,7 @@ test('a message sent from the chat is exported with the avatar on screen (SPEC.m
   ]);
 });
 
-test('without a socket: replies keep their audio and the sidebar counts follow (REST fallback)', async ({
+test('without a socket: replies keep their audio and the sidebar counts follow (REST fallback) @any-width', async ({
   page,
   request,
 }) => {
@@ -496,7 +496,7 @@ test('without a socket: replies keep their audio and the sidebar counts follow (
   await shot(page, 'chat-screen-rest-fallback');
 });
 
-test('a session keeps its personality on a new device; the next message does not revert it', async ({
+test('a session keeps its personality on a new device; the next message does not revert it @any-width', async ({
   page,
   request,
 }) => {

@@ -76,7 +76,7 @@ test('overview, subscription and usage tabs; the sidebar collapses', async ({ pa
   await shot(page, 'dashboard-usage');
 });
 
-test('an admin sees and uses the usage reset', async ({ page, request }) => {
+test('an admin sees and uses the usage reset @any-width', async ({ page, request }) => {
   const session = await registerViaApi(request, { email: `admin-e2e@example.com`, name: 'Ada' });
   await signInBrowser(page, session);
   await page.goto('/dashboard?tab=usage');
@@ -85,7 +85,7 @@ test('an admin sees and uses the usage reset', async ({ page, request }) => {
   await expect(page.getByText('0 of 500')).toBeVisible();
 });
 
-test('an admin sees the engines and how to enable what is missing (SPEC.md H-3); others do not', async ({
+test('an admin sees the engines and how to enable what is missing (SPEC.md H-3); others do not @any-width', async ({
   page,
   request,
 }) => {

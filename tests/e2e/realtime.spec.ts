@@ -21,7 +21,7 @@ test.beforeAll(() => {
   });
 });
 
-test('the onboarding has the socket: upload progress is pushed, not polled; the chat keeps the socket', async ({
+test('the onboarding has the socket: upload progress is pushed, not polled; the chat keeps the socket @any-width', async ({
   page,
   request,
 }) => {
@@ -61,7 +61,7 @@ test('the onboarding has the socket: upload progress is pushed, not polled; the 
   expect(sockets).toHaveLength(1);
 });
 
-test('M-4 the socket opens as a WebSocket, never long-polling, and a reload connects again', async ({
+test('M-4 the socket opens as a WebSocket, never long-polling, and a reload connects again @any-width', async ({
   page,
   request,
 }) => {

@@ -48,7 +48,7 @@ async function soundToggle(page: Page) {
 
 const lastBot = (page: Page) => page.getByRole('log').locator('article.bubble--bot').last();
 
-test('a reply is spoken: its chunks play in order through the queue; the audio button is available', async ({
+test('a reply is spoken: its chunks play in order through the queue; the audio button is available @any-width', async ({
   page,
   request,
 }) => {
@@ -119,7 +119,7 @@ test('muting stops playback, plays nothing more and is remembered after a reload
   expect(await page.evaluate(() => localStorage.getItem('soundMuted'))).toBeNull();
 });
 
-test('a reply whose audio file was removed shows the cleanup alert', async ({ page, request }) => {
+test('a reply whose audio file was removed shows the cleanup alert @any-width', async ({ page, request }) => {
   const session = await registerViaApi(request, { name: 'Sam' });
   await openChat(page, session);
   await say(page, 'Hello there, how are you today?');

@@ -9,12 +9,6 @@ import { registerViaApi, shot, signInBrowser } from './support.ts';
  * rotated and lose the whole sign-in.
  */
 test.use({ locale: 'en-US' });
-// The token logic is the same at any width; one project runs it (it lasts about two minutes).
-test.skip(
-  () => test.info().project.name !== 'desktop',
-  'the token logic is the same at any width; this two-minute test runs in one project',
-);
-
 const TTL_S = 30;
 const EXPIRIES = 3;
 
@@ -22,7 +16,6 @@ let server: OwnServer | undefined;
 test.beforeAll(async () => {
   server = await startOwnServer({ ACCESS_TOKEN_TTL_S: String(TTL_S) });
 });
-// The phone project skips the test, so its beforeAll never starts a server.
 test.afterAll(async () => server?.stop());
 
 async function openTab(page: Page, name: string) {
@@ -30,7 +23,7 @@ async function openTab(page: Page, name: string) {
   await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
 }
 
-test('A-3 two tabs stay signed in across several access-token expiries, taking turns on the refresh', async ({
+test('A-3 two tabs stay signed in across several access-token expiries, taking turns on the refresh @any-width', async ({
   browser,
   playwright,
 }) => {

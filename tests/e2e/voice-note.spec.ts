@@ -76,7 +76,7 @@ async function record(page: Page) {
   await shot(page, 'voice-note-preview');
 }
 
-test('record, preview and send a voice note: a tone gives the clear error, no invented text', async ({
+test('record, preview and send a voice note: a tone gives the clear error, no invented text @any-width', async ({
   page,
   request,
 }) => {
@@ -99,7 +99,7 @@ test('record, preview and send a voice note: a tone gives the clear error, no in
   await shot(page, 'voice-note-error');
 });
 
-test('in Spanish with nothing to transcribe it: said before recording, and the note is kept playable', async ({
+test('in Spanish with nothing to transcribe it: said before recording, and the note is kept playable @any-width', async ({
   page,
   request,
 }) => {
@@ -228,7 +228,7 @@ test('the preview draws the waveform, plays from the button and the keyboard', a
   await expect(page.getByRole('button', { name: /Eliminar nota de voz|Delete voice note/ })).toBeInViewport();
 });
 
-test('with the socket blocked, the note goes over POST /message-audio and the reply appears', async ({
+test('with the socket blocked, the note goes over POST /message-audio and the reply appears @any-width', async ({
   page,
   request,
 }) => {
