@@ -25,6 +25,8 @@ import { createMemoryRevocation, type SessionClaims } from './modules/auth/revoc
 import { registerChatRoutes } from './modules/chat/chat.routes.ts';
 import { chatSocketHandlers } from './modules/chat/chat.socket.ts';
 import { createMemoryReplyRegistry } from './modules/chat/reply-registry.ts';
+import { createRedisReplyRegistry } from './modules/chat/reply-registry.redis.ts';
+import { createOrphanFinisher } from './modules/chat/orphan-replies.ts';
 import { createSessionsService } from './modules/chat/sessions.service.ts';
 import { createSpeechPipeline } from './modules/chat/speech-pipeline.ts';
 import { createSubmitService, type SubmitService } from './modules/chat/submit.service.ts';
@@ -254,9 +256,22 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     },
   });
   const payments = createPaymentsService({ users: storage.users, clock });
-  // The chat (ARCHITECTURE §3): replies in flight and session locks in this process; sessions;
-  // `submit`, the one way in for a message, which runs each reply with its speech.
-  const replies = createMemoryReplyRegistry();
+  // The chat (ARCHITECTURE §3): replies in flight and session locks — in this process, or shared
+  // by instances through Redis (SPEC.md M-5); sessions; `submit`, the one way in for a message,
+  // which runs each reply with its speech.
+  const replies = scale.redis
+    ? await createRedisReplyRegistry({
+        redis: scale.redis,
+        instanceId: newId(),
+        leaseMs: config.replyLeaseMs,
+        finishOrphan: createOrphanFinisher({
+          messages: storage.messages,
+          sessions: storage.sessions,
+          publisher,
+        }),
+        log: app.log,
+      })
+    : createMemoryReplyRegistry();
   const chatSessions = createSessionsService({
     sessions: storage.sessions,
     messages: storage.messages,

@@ -76,7 +76,7 @@ const publisher: Publisher = {
   toSession: (_sessionId, event, payload) => published.push({ to: 'session', event, payload: payload }),
   toUser: (_userId, event, payload) => published.push({ to: 'user', event, payload: payload }),
 };
-const silentLog = { error: () => {}, warn: () => {}, info: () => {} };
+export const silentLog = { error: () => {}, warn: () => {}, info: () => {} };
 
 export interface HarnessOverrides {
   replyFlushMs?: number;

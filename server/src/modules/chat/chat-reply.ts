@@ -10,7 +10,9 @@ import {
   type SessionContext,
 } from '@alma/protocol';
 import type { ReplyContext } from '../../engines/reply/types.ts';
-import type { SessionState } from '../../storage/types.ts';
+import type { SessionRepository, SessionState } from '../../storage/types.ts';
+import type { ReplyOutcome } from './reply-types.ts';
+import { toSessionContext } from './session-context.ts';
 
 /** The animation intent a reply was played with, from its emotion and gesture (spec §3). */
 export function animationIntentOf(emotion: Emotion, gesture: Gesture | null): AnimationIntent {
@@ -55,4 +57,20 @@ export function engineContext(state: SessionState): ReplyContext | undefined {
   if (!state.context) return undefined;
   const { summary, topics, names, keyPoints } = state.context;
   return { summary, topics, names, keyPoints, dominantEmotion: state.session.dominantEmotion };
+}
+
+/** A reply stored before, as an outcome: its chat reply with the session's context as it is now. */
+export async function storedReplyOutcome(
+  sessions: SessionRepository,
+  userId: string,
+  reply: Message,
+  userMessage: Message,
+): Promise<Extract<ReplyOutcome, { kind: 'stored' }>> {
+  const state = await sessions.state(userId, reply.sessionId);
+  const context = toSessionContext(
+    reply.sessionId,
+    state?.context ?? null,
+    state?.session.dominantEmotion ?? null,
+  );
+  return { kind: 'stored', reply: chatReplyFrom(reply, userMessage, null, context), message: reply };
 }

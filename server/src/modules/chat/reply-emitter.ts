@@ -18,8 +18,8 @@ type Fields<E extends ServerEventName> = Omit<ServerPayload<E>, 'replyId' | 'ses
  * `chat:typing` true first, stream events, then at the end `chat:typing` false and exactly one
  * `chat:reply` or `chat:error`; nothing after the end.
  */
-export function createReplyEmitter(publisher: Publisher, sessionId: string, replyId: string) {
-  let seq = 0;
+export function createReplyEmitter(publisher: Publisher, sessionId: string, replyId: string, firstSeq = 0) {
+  let seq = firstSeq;
   let ended = false;
   const send = <E extends ServerEventName>(event: E, fields: Fields<E>) =>
     publisher.toSession(sessionId, event, { ...fields, replyId, sessionId, seq: seq++ } as ServerPayload<E>);

@@ -1,49 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../lib/app-error.ts';
-import {
-  createMemoryReplyRegistry,
-  type ReplyFlight,
-  type ReplyRegistry,
-  type RunnableReply,
-} from './reply-registry.ts';
-import type { ReplyOutcome, StopReason } from './reply-types.ts';
-
-/** A reply the test ends: by `finish()`, or by a stop (then it ends as the run would, failed). */
-function fakeReply() {
-  let end: (outcome: ReplyOutcome) => void = () => {};
-  const ended = new Promise<ReplyOutcome>((resolve) => (end = resolve));
-  const reply = {
-    runs: 0,
-    stops: [] as { reason: StopReason; heardUntilMs: number | undefined }[],
-    run(): Promise<ReplyOutcome> {
-      reply.runs += 1;
-      return ended;
-    },
-    stop(reason: StopReason, heardUntilMs?: number) {
-      reply.stops.push({ reason, heardUntilMs });
-      end({ kind: 'failed', code: reason === 'shutdown' ? 'shutting_down' : 'cancelled' });
-    },
-    finish: () => end({ kind: 'failed', code: 'reply_failed' }),
-  } satisfies RunnableReply & Record<string, unknown>;
-  return reply;
-}
-
-const flight = (n: number, over: Partial<ReplyFlight> = {}): ReplyFlight => ({
-  replyId: `reply-${n}`,
-  userId: 'user-1',
-  sessionId: 'session-1',
-  userMessageId: `message-${n}`,
-  ...over,
-});
+import { silentLog } from '../../test-support/chat-harness.ts';
+import { fakeReply, flight } from '../../test-support/fake-reply.ts';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { createMemoryReplyRegistry, type ReplyRegistry } from './reply-registry.ts';
+import { createRedisReplyRegistry } from './reply-registry.redis.ts';
 
 /**
- * What every ReplyRegistry must do (SPEC.md C-2, C-7, C-8), whatever keeps its state: the
- * in-memory one here; one shared between instances (issue 15) runs the same cases.
+ * What every ReplyRegistry must do (SPEC.md C-2, C-7, C-8), whatever keeps its state: in memory
+ * (one process) and in Redis (instances; M-5 — reply-registry.redis.test.ts has what only
+ * several instances show).
  */
-function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
+function describeReplyRegistry(name: string, make: () => ReplyRegistry | Promise<ReplyRegistry>) {
   describe(`ReplyRegistry: ${name}`, () => {
     it('C-2 runs one reply per user message: a second start answers the first and never runs', async () => {
-      const registry = make();
+      const registry = await make();
       const first = fakeReply();
       const second = fakeReply();
       const a = await registry.start(flight(1), first);
@@ -60,7 +32,7 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
     });
 
     it("C-7 a cancel stops the user's own reply, with what was heard, and resolves after it ended", async () => {
-      const registry = make();
+      const registry = await make();
       const reply = fakeReply();
       const started = await registry.start(flight(1), reply);
       expect(await registry.cancel('someone-else', 'reply-1')).toBe(false);
@@ -73,7 +45,7 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
     });
 
     it("stops every reply of a deleted session, and only that session's", async () => {
-      const registry = make();
+      const registry = await make();
       const mine = fakeReply();
       const other = fakeReply();
       await registry.start(flight(1), mine);
@@ -85,7 +57,7 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
     });
 
     it('runs the tasks of one session one after another, even when one fails; other sessions are not held', async () => {
-      const registry = make();
+      const registry = await make();
       const log: string[] = [];
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -111,7 +83,7 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
     });
 
     it('C-8 drain refuses new replies, lets running ones finish within the grace, then stops the rest', async () => {
-      const registry = make();
+      const registry = await make();
       const quick = fakeReply();
       const slow = fakeReply();
       await registry.start(flight(1), quick);
@@ -130,3 +102,35 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry) {
 }
 
 describeReplyRegistry('in memory', createMemoryReplyRegistry);
+
+describe('in Redis', () => {
+  let redis: TestRedis;
+  let runs = 0;
+  const made: { registry: ReplyRegistry; connection: Redis }[] = [];
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterEach(async () => {
+    for (const { registry, connection } of made.splice(0)) {
+      await registry.drain(0);
+      connection.disconnect();
+    }
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  describeReplyRegistry('in Redis', async () => {
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: 2 });
+    runs += 1;
+    const registry = await createRedisReplyRegistry({
+      redis: connection,
+      instanceId: `instance-${runs}`,
+      keyPrefix: `contract-${runs}:`, // each case starts from an empty registry
+      finishOrphan: () => Promise.reject(new Error('no reply is orphaned here')),
+      log: silentLog,
+    });
+    made.push({ registry, connection });
+    return registry;
+  });
+});

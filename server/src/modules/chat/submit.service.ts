@@ -14,12 +14,11 @@ import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { MessageRepository, SessionRepository } from '../../storage/types.ts';
-import { chatReplyFrom } from './chat-reply.ts';
+import { storedReplyOutcome } from './chat-reply.ts';
 import type { ReplyRegistry } from './reply-registry.ts';
 import { REPLY_FLUSH_MS, ReplyRun, type ReplyRunDeps } from './reply-run.ts';
 import type { CustomVoiceSpeaker } from './reply-speech.ts';
 import type { ReplyHandle, ReplyOptions, ReplyOutcome } from './reply-types.ts';
-import { toSessionContext } from './session-context.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SpeechPipeline } from './speech-pipeline.ts';
 
@@ -195,14 +194,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     if (flying) return { ...flying, alreadyStored: false };
     const previous = await messages.findReplyTo(userId, message._id);
     if (previous?.isComplete) {
-      const state = await sessions.state(userId, previous.sessionId);
-      const context = toSessionContext(
-        previous.sessionId,
-        state?.context ?? null,
-        state?.session.dominantEmotion ?? null,
-      );
-      const reply = chatReplyFrom(previous, message, null, context);
-      const done: ReplyOutcome = { kind: 'stored', reply, message: previous };
+      const done = await storedReplyOutcome(sessions, userId, previous, message);
       return { replyId: previous._id, alreadyStored: true, done: Promise.resolve(done) };
     }
     if (!replies.isAccepting()) throw new AppError('shutting_down');

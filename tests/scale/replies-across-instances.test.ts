@@ -1,0 +1,144 @@
+import { ClientEvent, MESSAGE_PAGE_SIZE_MAX, ServerEvent, routes, type AuthSession } from '@alma/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, registerUser } from '../fixtures/api.ts';
+import { startCluster, type TestCluster } from '../fixtures/cluster.ts';
+import { stopProcess } from '../fixtures/processes.ts';
+import { connectClient, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
+
+/**
+ * SPEC.md M-5: replies in flight and their locks across two real Alma processes on one Redis and
+ * one database file, with real socket.io clients — a cancel and a second send reaching the
+ * instance that does not run the reply, and that instance killed mid-reply. Replies are slowed
+ * (REPLY_TOKEN_DELAY_MS) so there is time to act while one streams; the last case kills A.
+ */
+const LEASE_MS = 1500;
+
+let cluster: TestCluster;
+let a: string;
+let b: string;
+const clients: TestClient[] = [];
+const connect = async (url: string, token: string) => {
+  const c = connectClient(url, token);
+  clients.push(c);
+  await c.connected();
+  return c;
+};
+
+beforeAll(async () => {
+  cluster = await startCluster(2, {
+    REPLY_TOKEN_DELAY_MS: '120',
+    SPEECH_ENGINE: 'none',
+    REPLY_LEASE_MS: String(LEASE_MS),
+  });
+  [a, b] = cluster.instances.map((i) => i.url) as [string, string];
+}, 120_000);
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await cluster?.stop();
+});
+
+const deltas = (events: RecordedEvent[], replyId: string) =>
+  events.filter((e) => e.event === ServerEvent.chatDelta && e.payload.replyId === replyId);
+const textOf = (events: RecordedEvent[], replyId: string) =>
+  deltas(events, replyId)
+    .sort((x, y) => Number(x.payload.seq) - Number(y.payload.seq))
+    .map((e) => String(e.payload.text))
+    .join('');
+const endOf = (c: TestClient, replyId: string) =>
+  c.replyEvents(replyId).find((e) => e.event === ServerEvent.chatReply || e.event === ServerEvent.chatError);
+
+/** A user with a socket on A (the sender) and one on B watching the same session. */
+async function twoTabs(name: string) {
+  const user: AuthSession = await registerUser(a, { name });
+  const { session } = await apiClient(a, { token: user.token })(routes.chat.createSession, {
+    body: { title: name },
+  });
+  const onA = await connect(a, user.token);
+  const onB = await connect(b, user.token);
+  expect((await onB.request(ClientEvent.sessionWatch, { sessionId: session.sessionId })).ok).toBe(true);
+  return { user, sessionId: session.sessionId, onA, onB };
+}
+
+/** A long message: the builtin engine answers it at length, so the reply streams for seconds. */
+const LONG = 'Cuéntame con mucho detalle qué harías un domingo tranquilo en la montaña, paso a paso.';
+
+async function send(c: TestClient, sessionId: string, clientMessageId: string) {
+  const ack = await c.request(ClientEvent.chatSend, { clientMessageId, sessionId, message: LONG });
+  if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+  return ack.data;
+}
+
+async function storedReplies(url: string, token: string, sessionId: string) {
+  const page = await apiClient(url, { token })(routes.chat.listMessages, {
+    query: { sessionId, page: 1, pageSize: MESSAGE_PAGE_SIZE_MAX },
+  });
+  return page.items.filter((m) => m.role === 'assistant');
+}
+
+describe('M-5 replies in flight across instances', () => {
+  it('M-5 chat:cancel sent to B stops the reply running on A; what was produced is kept as incomplete (C-7)', async () => {
+    const { user, sessionId, onA, onB } = await twoTabs('Cancelar en B');
+    const { replyId } = await send(onA, sessionId, 'cancel-1');
+    await onB.waitFor((e) => deltas(e, replyId).length >= 3);
+    const cancel = await onB.request(ClientEvent.chatCancel, { replyId });
+    expect(cancel).toEqual({ ok: true, data: { cancelled: true } });
+    await Promise.all([onA.waitForReplyEnd(replyId), onB.waitForReplyEnd(replyId)]);
+    const end = endOf(onB, replyId);
+    expect(end?.event).toBe(ServerEvent.chatReply);
+    const message = end?.payload.message as { content: string; isComplete: boolean };
+    expect(message.isComplete).toBe(false);
+    expect(message.content).toBe(textOf(onB.events, replyId));
+    const [stored] = await storedReplies(b, user.token, sessionId);
+    expect(stored).toMatchObject({ _id: replyId, isComplete: false, content: message.content });
+    expect([...onA.problems, ...onB.problems]).toEqual([]);
+  });
+
+  it('M-5 the same message sent again through B while its reply runs on A gets that reply, never a second one (C-2)', async () => {
+    const { user, sessionId, onA, onB } = await twoTabs('Reenviar en B');
+    const first = await send(onA, sessionId, 'again-1');
+    await onB.waitFor((e) => deltas(e, first.replyId).length >= 2);
+    const again = await send(onB, sessionId, 'again-1');
+    expect(again).toMatchObject({ duplicate: true, replyId: first.replyId });
+    expect(again.message._id).toBe(first.message._id);
+    await Promise.all([
+      onA.waitForReplyEnd(first.replyId, 60_000),
+      onB.waitForReplyEnd(first.replyId, 60_000),
+    ]);
+    expect(endOf(onB, first.replyId)?.event).toBe(ServerEvent.chatReply);
+    const replies = await storedReplies(b, user.token, sessionId);
+    expect(replies).toMatchObject([
+      { _id: first.replyId, isComplete: true, content: textOf(onB.events, first.replyId) },
+    ]);
+  });
+
+  it('M-5 kill -9 of the instance streaming a reply: within the lease it is stored and announced as incomplete, and a resend on B is answered anew', async () => {
+    const { user, sessionId, onA, onB } = await twoTabs('Matar A');
+    const { replyId, message } = await send(onA, sessionId, 'kill-1');
+    // Past REPLY_FLUSH_MS of streaming: some text is stored (C-5).
+    await onB.waitFor((e) => deltas(e, replyId).length >= 8);
+    const [instanceA] = cluster.instances;
+    await stopProcess(instanceA!.child, 'SIGKILL');
+    onA.close();
+
+    await onB.waitForReplyEnd(replyId, 4 * LEASE_MS + 10_000);
+    const end = endOf(onB, replyId);
+    expect(end?.event).toBe(ServerEvent.chatReply);
+    const announced = end?.payload.message as { content: string; isComplete: boolean };
+    expect(announced.isComplete).toBe(false);
+    expect(announced.content.length).toBeGreaterThan(0);
+    expect(textOf(onB.events, replyId).startsWith(announced.content)).toBe(true);
+    const [stored] = await storedReplies(b, user.token, sessionId);
+    expect(stored).toMatchObject({ _id: replyId, isComplete: false, content: announced.content });
+
+    // No longer in flight anywhere: the same message sent again gets a new, complete reply.
+    const resent = await send(onB, sessionId, 'kill-1');
+    expect(resent).toMatchObject({ duplicate: true });
+    expect(resent.message._id).toBe(message._id);
+    expect(resent.replyId).not.toBe(replyId);
+    await onB.waitForReplyEnd(resent.replyId, 60_000);
+    expect(await storedReplies(b, user.token, sessionId)).toMatchObject([
+      { _id: resent.replyId, isComplete: true },
+    ]);
+    expect(onB.problems).toEqual([]);
+  });
+});
