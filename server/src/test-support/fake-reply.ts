@@ -1,5 +1,13 @@
-import type { ReplyFlight, RunnableReply } from '../modules/chat/reply-registry.ts';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { ReplyFlight, ReplyRegistry, RunnableReply } from '../modules/chat/reply-registry.ts';
+import {
+  createRedisReplyRegistry,
+  type RedisReplyRegistryOptions,
+} from '../modules/chat/reply-registry.redis.ts';
 import type { ReplyOutcome, StopReason } from '../modules/chat/reply-types.ts';
+import { silentLog } from './chat-harness.ts';
+import { startTestRedis, type TestRedis } from './redis-server.ts';
 
 /**
  * A reply the test ends: by `finish()`, or by a stop (then it ends as the run would, failed).
@@ -31,3 +39,32 @@ export const flight = (n: number, over: Partial<ReplyFlight> = {}): ReplyFlight 
   userMessageId: `message-${n}`,
   ...over,
 });
+
+/**
+ * Redis registries as instances for the registry tests: a real redis-server started in
+ * `beforeAll`, each registry on its own connection; every one drained and disconnected after
+ * each test, the server stopped after the file.
+ */
+export function redisRegistries() {
+  let redis: TestRedis | undefined;
+  const opened: { registry: ReplyRegistry; connection: Redis }[] = [];
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterEach(async () => {
+    for (const { registry, connection } of opened.splice(0)) {
+      await registry.drain(0);
+      connection.disconnect();
+    }
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return async (options: Omit<RedisReplyRegistryOptions, 'redis' | 'log'>) => {
+    if (!redis) throw new Error('redisRegistries: open registries inside tests');
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    const registry = await createRedisReplyRegistry({ ...options, redis: connection, log: silentLog });
+    opened.push({ registry, connection });
+    return { registry, connection };
+  };
+}

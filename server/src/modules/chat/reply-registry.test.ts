@@ -1,11 +1,7 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../lib/app-error.ts';
-import { silentLog } from '../../test-support/chat-harness.ts';
-import { fakeReply, flight } from '../../test-support/fake-reply.ts';
-import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { fakeReply, flight, redisRegistries } from '../../test-support/fake-reply.ts';
 import { createMemoryReplyRegistry, type ReplyRegistry } from './reply-registry.ts';
-import { createRedisReplyRegistry } from './reply-registry.redis.ts';
 
 /**
  * What every ReplyRegistry must do (SPEC.md C-2, C-7, C-8), whatever keeps its state: in memory
@@ -104,33 +100,15 @@ function describeReplyRegistry(name: string, make: () => ReplyRegistry | Promise
 describeReplyRegistry('in memory', createMemoryReplyRegistry);
 
 describe('in Redis', () => {
-  let redis: TestRedis;
+  const open = redisRegistries();
   let runs = 0;
-  const made: { registry: ReplyRegistry; connection: Redis }[] = [];
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-  afterEach(async () => {
-    for (const { registry, connection } of made.splice(0)) {
-      await registry.drain(0);
-      connection.disconnect();
-    }
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
   describeReplyRegistry('in Redis', async () => {
-    const connection = new Redis(redis.url, { maxRetriesPerRequest: 2 });
     runs += 1;
-    const registry = await createRedisReplyRegistry({
-      redis: connection,
+    const { registry } = await open({
       instanceId: `instance-${runs}`,
       keyPrefix: `contract-${runs}:`, // each case starts from an empty registry
       finishOrphan: () => Promise.reject(new Error('no reply is orphaned here')),
-      log: silentLog,
     });
-    made.push({ registry, connection });
     return registry;
   });
 });
