@@ -12,7 +12,7 @@ import {
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import { pickMessage } from '../../storage/shared.ts';
+import { MessageSchema } from '@alma/protocol';
 import type { MessageRepository, SessionRepository, SessionState } from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { animationIntentOf } from './chat-reply.ts';
@@ -76,7 +76,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   async function firstUserMessage(userId: string, sessionId: string): Promise<Message | null> {
     const all = await messages.all(userId, sessionId);
     const first = all.find((m) => m.role === 'user');
-    return first ? pickMessage(first) : null;
+    return first ? MessageSchema.parse(first) : null;
   }
 
   return {
@@ -128,7 +128,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         session: state.session,
         context: toSessionContext(sessionId, state.context, state.session.dominantEmotion),
         messages: all.map((m) => ({
-          ...pickMessage(m),
+          ...MessageSchema.parse(m),
           animationIntent:
             m.role === 'assistant' ? animationIntentOf(m.emotion ?? 'neutral', m.gesture) : null,
           voiceId: m.voiceId,

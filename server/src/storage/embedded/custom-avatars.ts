@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { pickCustomAvatar } from '../shared.ts';
+import { CustomAvatarRecordSchema } from '../records.ts';
 import type { CustomAvatarProgress, CustomAvatarRecord, CustomAvatarRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -31,7 +31,7 @@ const JSON_FIELDS = ['tags', 'rigMetadata', 'animationConfig', 'compatibility', 
 const fromRow = (row: unknown): CustomAvatarRecord => {
   const r = { ...(row as Record<string, unknown>) };
   for (const f of JSON_FIELDS) r[f] = r[f] === null ? null : JSON.parse(r[f] as string);
-  return pickCustomAvatar(r as unknown as CustomAvatarRecord);
+  return CustomAvatarRecordSchema.parse(r);
 };
 
 const toJson = (value: unknown) => (value === null ? null : JSON.stringify(value));
@@ -69,7 +69,7 @@ export function createCustomAvatarRepository(
 
   return {
     async insert(record) {
-      const r = pickCustomAvatar(record);
+      const r = CustomAvatarRecordSchema.parse(record);
       await write(() =>
         insert.run({
           ...r,

@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { pickCustomVoice } from '../shared.ts';
+import { CustomVoiceRecordSchema } from '../records.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -14,7 +14,7 @@ interface Row extends Omit<CustomVoiceRecord, 'analysis' | 'speech'> {
 
 const fromRow = (row: unknown): CustomVoiceRecord => {
   const r = row as Row;
-  return pickCustomVoice({
+  return CustomVoiceRecordSchema.parse({
     ...r,
     analysis: JSON.parse(r.analysis) as CustomVoiceRecord['analysis'],
     speech: JSON.parse(r.speech) as CustomVoiceRecord['speech'],
@@ -45,7 +45,7 @@ export function createCustomVoiceRepository(
 
   return {
     async insert(record) {
-      const r = pickCustomVoice(record);
+      const r = CustomVoiceRecordSchema.parse(record);
       await write(() =>
         insert.run({ ...r, analysis: JSON.stringify(r.analysis), speech: JSON.stringify(r.speech) }),
       );

@@ -1,12 +1,12 @@
 import type Database from 'libsql';
-import { pickIdentity } from '../shared.ts';
-import { DuplicateKeyError, type IdentityRecord, type IdentityRepository } from '../types.ts';
+import { IdentityRecordSchema } from '../records.ts';
+import { DuplicateKeyError, type IdentityRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
 
 const COLUMNS = 'provider, subject, user_id AS userId, email, created_at AS createdAt';
 
-const fromRow = (row: unknown) => pickIdentity(row as IdentityRecord);
+const fromRow = (row: unknown) => IdentityRecordSchema.parse(row);
 
 export function createIdentityRepository(db: Database.Database, { write }: GroupCommit): IdentityRepository {
   const insert = prepare(
@@ -30,7 +30,7 @@ export function createIdentityRepository(db: Database.Database, { write }: Group
     },
     async link(record) {
       try {
-        await write(() => insert.run({ ...pickIdentity(record) }));
+        await write(() => insert.run({ ...IdentityRecordSchema.parse(record) }));
       } catch (error) {
         // (provider, subject) is the key; the table has no other unique constraint.
         if (violatedConstraint(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

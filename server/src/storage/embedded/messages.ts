@@ -1,6 +1,8 @@
 import type { Message } from '@alma/protocol';
 import type Database from 'libsql';
-import { pageWindow, pickMessage, pickStoredMessage } from '../shared.ts';
+import { pageWindow } from '../shared.ts';
+import { StoredMessageSchema } from '../records.ts';
+import { MessageSchema } from '@alma/protocol';
 import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, toBoolean, toInteger } from './sql.ts';
@@ -27,8 +29,8 @@ function decode(row: unknown): Message {
         : (JSON.parse(message.emotionAnalysis) as Message['emotionAnalysis']),
   };
 }
-const fromRow = (row: unknown): Message => pickMessage(decode(row));
-const storedFromRow = (row: unknown): StoredMessage => pickStoredMessage(decode(row));
+const fromRow = (row: unknown): Message => MessageSchema.parse(decode(row));
+const storedFromRow = (row: unknown): StoredMessage => StoredMessageSchema.parse(decode(row));
 
 const fromOptionalRow = (row: unknown): Message | null => (row === undefined ? null : fromRow(row));
 
@@ -106,7 +108,7 @@ export function createMessageRepository(
   // one that won, even with another process writing.
   const insertOnce = atomic((message: NewMessage) => {
     const { changes } = insert.run({
-      ...pickMessage(message),
+      ...MessageSchema.parse(message),
       userId: message.userId,
       emotionAnalysis: message.emotionAnalysis === null ? null : JSON.stringify(message.emotionAnalysis),
       isComplete: toInteger(message.isComplete),
@@ -114,7 +116,7 @@ export function createMessageRepository(
       voiceId: message.voiceId ?? null,
       avatarId: message.avatarId ?? null,
     });
-    if (changes === 1) return { message: pickMessage(message), duplicate: false };
+    if (changes === 1) return { message: MessageSchema.parse(message), duplicate: false };
     const existing = fromOptionalRow(
       byClientId.get({ userId: message.userId, clientMessageId: message.clientMessageId }),
     );

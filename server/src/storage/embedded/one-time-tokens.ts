@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { pickOneTimeToken } from '../shared.ts';
+import { OneTimeTokenRecordSchema } from '../records.ts';
 import type { OneTimeTokenRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -28,7 +28,7 @@ export function createOneTimeTokenRepository(
 
   return {
     async insert(record) {
-      await write(() => insert.run({ ...pickOneTimeToken(record) }));
+      await write(() => insert.run({ ...OneTimeTokenRecordSchema.parse(record) }));
     },
     async consume(tokenHash, kind, now) {
       const row = (await write(() => use.get({ tokenHash, kind, now }))) as { userId: string } | undefined;

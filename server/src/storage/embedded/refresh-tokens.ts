@@ -1,6 +1,6 @@
 import type Database from 'libsql';
-import { pickRefreshToken } from '../shared.ts';
-import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
+import { RefreshTokenRecordSchema } from '../records.ts';
+import { DuplicateKeyError, type RefreshTokenRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
 
@@ -41,7 +41,7 @@ export function createRefreshTokenRepository(
   return {
     async insert(record) {
       try {
-        await write(() => insert.run({ ...pickRefreshToken(record) }));
+        await write(() => insert.run({ ...RefreshTokenRecordSchema.parse(record) }));
       } catch (error) {
         if (violatedConstraint(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY')
           throw new DuplicateKeyError('tokenHash');
@@ -50,7 +50,7 @@ export function createRefreshTokenRepository(
     },
     async findByHash(tokenHash) {
       const row = byHash.get({ tokenHash });
-      return row === undefined ? null : pickRefreshToken(row as RefreshTokenRecord);
+      return row === undefined ? null : RefreshTokenRecordSchema.parse(row);
     },
     async markRotated(tokenHash, replacedBy, at) {
       return (await write(() => rotate.run({ tokenHash, replacedBy, at }))).changes === 1;

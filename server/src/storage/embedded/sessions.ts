@@ -1,15 +1,8 @@
 import type { Emotion } from '@alma/protocol';
 import type Database from 'libsql';
-import { pickContext, pickEmotionScores, toChatSession } from '../shared.ts';
-import type {
-  ConversationContext,
-  EmotionScores,
-  SessionPatch,
-  SessionRecord,
-  SessionRepository,
-  SessionState,
-  TitleSource,
-} from '../types.ts';
+import { toChatSession } from '../shared.ts';
+import { ConversationContextSchema, EmotionScoresSchema } from '../records.ts';
+import type { SessionPatch, SessionRecord, SessionRepository, SessionState, TitleSource } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
@@ -45,9 +38,9 @@ function stateFromRow(row: unknown): SessionState {
     session: fromRow(state),
     // A title of unknown origin counts as the user's (as in the MongoDB store).
     titleSource: state.titleSource ?? (state.title === null ? null : 'user'),
-    context: state.context === null ? null : pickContext(JSON.parse(state.context) as ConversationContext),
+    context: state.context === null ? null : ConversationContextSchema.parse(JSON.parse(state.context)),
     emotionScores:
-      state.emotionScores === null ? {} : pickEmotionScores(JSON.parse(state.emotionScores) as EmotionScores),
+      state.emotionScores === null ? {} : EmotionScoresSchema.parse(JSON.parse(state.emotionScores)),
   };
 }
 
@@ -98,9 +91,12 @@ export function createSessionRepository(
       titleSource: patch.titleSource ?? null,
       personality: patch.personality ?? null,
       updatedAt: patch.updatedAt ?? null,
-      context: patch.context === undefined ? null : JSON.stringify(pickContext(patch.context)),
+      context:
+        patch.context === undefined ? null : JSON.stringify(ConversationContextSchema.parse(patch.context)),
       emotionScores:
-        patch.emotionScores === undefined ? null : JSON.stringify(pickEmotionScores(patch.emotionScores)),
+        patch.emotionScores === undefined
+          ? null
+          : JSON.stringify(EmotionScoresSchema.parse(patch.emotionScores)),
       setDominantEmotion: flag(patch.dominantEmotion),
       dominantEmotion: patch.dominantEmotion ?? null,
     });

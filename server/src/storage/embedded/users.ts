@@ -4,11 +4,10 @@ import {
   chosenAvatar,
   newUserRecord,
   normalizeEmail,
-  pickPreferencesPatch,
-  pickUser,
-  pickUserPatch,
+  preferencesPatch,
   withDefaultPreferences,
 } from '../shared.ts';
+import { UserPatchSchema, UserRecordSchema, definedFields } from '../records.ts';
 import { DuplicateKeyError, type UserPatch, type UserRecord, type UserRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, toBoolean, toInteger, violatedConstraint, type SqlValue } from './sql.ts';
@@ -28,7 +27,7 @@ const COLUMNS = `id, name, email, password_hash AS passwordHash, bio, language, 
 function fromRow(row: unknown): UserRecord | null {
   if (row === undefined) return null;
   const user = row as UserRow;
-  return pickUser({
+  return UserRecordSchema.parse({
     ...user,
     emailNotifications: toBoolean(user.emailNotifications),
     pushNotifications: toBoolean(user.pushNotifications),
@@ -79,7 +78,7 @@ export function createUserRepository(db: Database.Database, { write, atomic }: G
   );
 
   const updateAndRead = atomic((id: string, patch: UserPatch) => {
-    const fields = pickUserPatch(patch);
+    const fields = definedFields(UserPatchSchema, patch);
     const { changes } = update.run({
       id,
       name: fields.name ?? null,
@@ -106,7 +105,7 @@ export function createUserRepository(db: Database.Database, { write, atomic }: G
   const mergePreferences = atomic((id: string, patch: Partial<Preferences>) => {
     const saved = readSaved(id);
     if (saved === undefined) return null;
-    const merged = { ...pickPreferencesPatch(saved), ...pickPreferencesPatch(patch) };
+    const merged = { ...preferencesPatch(saved), ...preferencesPatch(patch) };
     const preferences = withDefaultPreferences(merged);
     savePreferences.run({ id, preferences: JSON.stringify(merged), avatar: chosenAvatar(preferences) });
     return preferences;

@@ -1,12 +1,12 @@
 import type { Collection, Filter } from 'mongodb';
-import { pickCustomAvatar } from '../shared.ts';
+import { CustomAvatarRecordSchema } from '../records.ts';
 import type { CustomAvatarRecord, CustomAvatarRepository } from '../types.ts';
 
 /** The avatar's id is `_id`; the record's fields are stored as they are. */
 export type CustomAvatarDocument = Omit<CustomAvatarRecord, 'id'> & { _id: string };
 
 const fromDocument = ({ _id, ...rest }: CustomAvatarDocument): CustomAvatarRecord =>
-  pickCustomAvatar({ ...rest, id: _id });
+  CustomAvatarRecordSchema.parse({ ...rest, id: _id });
 
 const HOLDS_SLOT = { $nin: ['failed', 'cancelled'] };
 
@@ -15,7 +15,7 @@ export function createCustomAvatarRepository(
 ): CustomAvatarRepository {
   return {
     async insert(record) {
-      const { id, ...rest } = pickCustomAvatar(record);
+      const { id, ...rest } = CustomAvatarRecordSchema.parse(record);
       await avatars.insertOne({ _id: id, ...rest });
     },
     async find(userId, id) {

@@ -1,17 +1,17 @@
 import type { Collection } from 'mongodb';
-import { pickCustomVoice } from '../shared.ts';
+import { CustomVoiceRecordSchema } from '../records.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository } from '../types.ts';
 
 /** The voice's id is `_id`; the record's fields are stored as they are. */
 export type CustomVoiceDocument = Omit<CustomVoiceRecord, 'id'> & { _id: string };
 
 const fromDocument = ({ _id, ...rest }: CustomVoiceDocument): CustomVoiceRecord =>
-  pickCustomVoice({ ...rest, id: _id });
+  CustomVoiceRecordSchema.parse({ ...rest, id: _id });
 
 export function createCustomVoiceRepository(voices: Collection<CustomVoiceDocument>): CustomVoiceRepository {
   return {
     async insert(record) {
-      const { id, ...rest } = pickCustomVoice(record);
+      const { id, ...rest } = CustomVoiceRecordSchema.parse(record);
       await voices.insertOne({ _id: id, ...rest });
     },
     async find(userId, id) {

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { pickIdentity } from '../shared.ts';
+import { IdentityRecordSchema } from '../records.ts';
 import { DuplicateKeyError, type IdentityRecord, type IdentityRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -10,11 +10,11 @@ export function createIdentityRepository(identities: Collection<IdentityDocument
   return {
     async find(provider, subject) {
       const document = await identities.findOne({ provider, subject });
-      return document === null ? null : pickIdentity(document);
+      return document === null ? null : IdentityRecordSchema.parse(document);
     },
     async link(record) {
       try {
-        await identities.insertOne({ ...pickIdentity(record) });
+        await identities.insertOne({ ...IdentityRecordSchema.parse(record) });
       } catch (error) {
         if (duplicateKeyField(error) === undefined) throw error;
         throw new DuplicateKeyError('provider,subject');
@@ -25,7 +25,7 @@ export function createIdentityRepository(identities: Collection<IdentityDocument
         .find({ userId })
         .sort({ createdAt: 1, provider: 1, subject: 1 })
         .toArray();
-      return documents.map(pickIdentity);
+      return documents.map((row) => IdentityRecordSchema.parse(row));
     },
   };
 }

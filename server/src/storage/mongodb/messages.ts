@@ -1,12 +1,15 @@
 import type { Collection, Filter } from 'mongodb';
-import { pageWindow, pickMessage, pickStoredMessage } from '../shared.ts';
+import { pageWindow } from '../shared.ts';
+import { StoredMessageSchema } from '../records.ts';
+import { MessageSchema } from '@alma/protocol';
 import type { MessageRepository, NewMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
 /** Stored as given: the message plus its owner. */
 export type MessageDocument = NewMessage;
 
-const fromDocument = (document: MessageDocument | null) => (document === null ? null : pickMessage(document));
+const fromDocument = (document: MessageDocument | null) =>
+  document === null ? null : MessageSchema.parse(document);
 
 /**
  * The `$type` clause repeats the partial unique index's filter, so the planner can use that index
@@ -28,7 +31,7 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
       .toArray();
   };
   const window = async (userId: string, sessionId: string, page: number, pageSize: number) =>
-    (await newestFirst(userId, sessionId, page, pageSize)).map(pickMessage).reverse();
+    (await newestFirst(userId, sessionId, page, pageSize)).map((row) => MessageSchema.parse(row)).reverse();
 
   return {
     async insert(message) {
@@ -39,14 +42,14 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
           voiceId: message.voiceId ?? null,
           avatarId: message.avatarId ?? null,
         });
-        return { message: pickMessage(message), duplicate: false };
+        return { message: MessageSchema.parse(message), duplicate: false };
       } catch (error) {
         // Only a repeated client id is a duplicate send; a repeated _id is a caller bug.
         const field = duplicateKeyField(error);
         if (field === undefined || field === '_id' || message.clientMessageId === null) throw error;
         const existing = await messages.findOne(byClientId(message.userId, message.clientMessageId));
         if (existing === null) throw error;
-        return { message: pickMessage(existing), duplicate: true };
+        return { message: MessageSchema.parse(existing), duplicate: true };
       }
     },
     async findByClientMessageId(userId, clientMessageId) {
@@ -80,7 +83,7 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
     },
     async all(userId, sessionId) {
       const documents = await messages.find({ sessionId, userId }).sort({ createdAt: 1, _id: 1 }).toArray();
-      return documents.map(pickStoredMessage);
+      return documents.map((row) => StoredMessageSchema.parse(row));
     },
     async page(userId, sessionId, page, pageSize) {
       const [items, total] = await Promise.all([

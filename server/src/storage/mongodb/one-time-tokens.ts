@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { pickOneTimeToken } from '../shared.ts';
+import { OneTimeTokenRecordSchema } from '../records.ts';
 import type { OneTimeTokenRecord, OneTimeTokenRepository } from '../types.ts';
 
 /** `purgeAt`: expiresAt as a BSON date, for the TTL index that removes expired links. */
@@ -10,7 +10,7 @@ export function createOneTimeTokenRepository(
 ): OneTimeTokenRepository {
   return {
     async insert(record) {
-      const { tokenHash, ...rest } = pickOneTimeToken(record);
+      const { tokenHash, ...rest } = OneTimeTokenRecordSchema.parse(record);
       await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
     },
     async consume(tokenHash, kind, now) {

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { pickRefreshToken } from '../shared.ts';
+import { RefreshTokenRecordSchema } from '../records.ts';
 import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -11,7 +11,7 @@ export function createRefreshTokenRepository(
 ): RefreshTokenRepository {
   return {
     async insert(record) {
-      const { tokenHash, ...rest } = pickRefreshToken(record);
+      const { tokenHash, ...rest } = RefreshTokenRecordSchema.parse(record);
       try {
         await tokens.insertOne({ _id: tokenHash, ...rest, purgeAt: new Date(rest.expiresAt) });
       } catch (error) {
@@ -21,7 +21,9 @@ export function createRefreshTokenRepository(
     },
     async findByHash(tokenHash) {
       const document = await tokens.findOne({ _id: tokenHash });
-      return document === null ? null : pickRefreshToken({ ...document, tokenHash: document._id });
+      return document === null
+        ? null
+        : RefreshTokenRecordSchema.parse({ ...document, tokenHash: document._id });
     },
     async markRotated(tokenHash, replacedBy, at) {
       // The `revokedAt: null` filter makes rotation single-winner: the document matches once.

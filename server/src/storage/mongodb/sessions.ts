@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Emotion } from '@alma/protocol';
-import { pickContext, pickEmotionScores, toChatSession } from '../shared.ts';
+import { toChatSession } from '../shared.ts';
+import { ConversationContextSchema, EmotionScoresSchema } from '../records.ts';
 import type {
   ConversationContext,
   EmotionScores,
@@ -57,8 +58,8 @@ export function createSessionRepository(
       return {
         session,
         titleSource: document.titleSource ?? (document.title === null ? null : 'user'),
-        context: pickContext(document.context),
-        emotionScores: pickEmotionScores(document.emotionScores),
+        context: document.context == null ? null : ConversationContextSchema.parse(document.context),
+        emotionScores: EmotionScoresSchema.parse(document.emotionScores ?? {}),
       };
     },
     async list(userId) {
@@ -81,8 +82,9 @@ export function createSessionRepository(
       if (patch.personality !== undefined) set.personality = patch.personality;
       if (patch.updatedAt !== undefined) set.updatedAt = patch.updatedAt;
       if (patch.titleSource !== undefined) set.titleSource = patch.titleSource;
-      if (patch.context !== undefined) set.context = pickContext(patch.context);
-      if (patch.emotionScores !== undefined) set.emotionScores = pickEmotionScores(patch.emotionScores);
+      if (patch.context !== undefined) set.context = ConversationContextSchema.parse(patch.context);
+      if (patch.emotionScores !== undefined)
+        set.emotionScores = EmotionScoresSchema.parse(patch.emotionScores);
       if (patch.dominantEmotion !== undefined) set.dominantEmotion = patch.dominantEmotion;
       const filter = { _id: sessionId, userId };
       const document =

@@ -1,5 +1,6 @@
 import type { Collection } from 'mongodb';
-import { checkMessageLimit, checkVoiceSeconds, pickUsage } from '../shared.ts';
+import { checkMessageLimit, checkVoiceSeconds } from '../shared.ts';
+import { UsageRecordSchema } from '../records.ts';
 import type { UsageRecord, UsageRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -20,7 +21,8 @@ async function upsertRetrying<T>(write: () => Promise<T>): Promise<T> {
 }
 
 export function createUsageRepository(usage: Collection<UsageDocument>): UsageRepository {
-  const get = async (userId: string, period: string) => pickUsage(await usage.findOne({ userId, period }));
+  const get = async (userId: string, period: string) =>
+    UsageRecordSchema.parse((await usage.findOne({ userId, period })) ?? {});
 
   return {
     get,
@@ -34,7 +36,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
             { upsert: true, returnDocument: 'after' },
           ),
         );
-        return { counted: true, usage: pickUsage(document) };
+        return { counted: true, usage: UsageRecordSchema.parse(document ?? {}) };
       }
       // The document must exist first: an upsert whose condition fails would try to insert a
       // second one. Then a single conditional increment: the count can never pass the limit.
@@ -52,7 +54,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
       );
       return counted === null
         ? { counted: false, usage: await get(userId, period) }
-        : { counted: true, usage: pickUsage(counted) };
+        : { counted: true, usage: UsageRecordSchema.parse(counted ?? {}) };
     },
     async addVoiceSeconds(userId, period, seconds) {
       checkVoiceSeconds(seconds);
@@ -63,7 +65,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
           { upsert: true, returnDocument: 'after' },
         ),
       );
-      return pickUsage(document);
+      return UsageRecordSchema.parse(document ?? {});
     },
     async reset(userId, period) {
       // Zeroed rather than deleted, so a count running beside it never finds its document gone.

@@ -4,11 +4,10 @@ import {
   chosenAvatar,
   newUserRecord,
   normalizeEmail,
-  pickPreferencesPatch,
-  pickUser,
-  pickUserPatch,
+  preferencesPatch,
   withDefaultPreferences,
 } from '../shared.ts';
+import { UserPatchSchema, UserRecordSchema, definedFields } from '../records.ts';
 import { DuplicateKeyError, type UserRecord, type UserRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -27,7 +26,11 @@ export type UserDocument = Omit<UserRecord, 'id' | 'emailVerified'> & {
 const fromDocument = (document: UserDocument | null): UserRecord | null =>
   document === null
     ? null
-    : pickUser({ ...document, id: document._id, emailVerified: document.emailVerified === true });
+    : UserRecordSchema.parse({
+        ...document,
+        id: document._id,
+        emailVerified: document.emailVerified === true,
+      });
 
 export function createUserRepository(users: Collection<UserDocument>): UserRepository {
   return {
@@ -51,7 +54,7 @@ export function createUserRepository(users: Collection<UserDocument>): UserRepos
     },
     async update(id, patch) {
       // Only the updatable fields that are set; `$set` refuses an empty object, so then it only reads.
-      const set = pickUserPatch(patch);
+      const set = definedFields(UserPatchSchema, patch);
       const document =
         Object.keys(set).length === 0
           ? await users.findOne({ _id: id })
@@ -65,7 +68,7 @@ export function createUserRepository(users: Collection<UserDocument>): UserRepos
     async updatePreferences(id, patch) {
       // One `$set` per field merges atomically in the document, so concurrent patches all land.
       const set = Object.fromEntries(
-        Object.entries(pickPreferencesPatch(patch)).map(([field, value]) => [`preferences.${field}`, value]),
+        Object.entries(preferencesPatch(patch)).map(([field, value]) => [`preferences.${field}`, value]),
       );
       const options = { projection: { preferences: 1 } } as const;
       const document =
