@@ -26,14 +26,45 @@ import { z } from 'zod';
  * types. A record that mirrors a protocol entity is that entity's schema extended, so the two
  * cannot drift.
  *
- * Both implementations turn whatever a driver returns into a record with `XSchema.parse(row)` —
- * and a record into a row the same way before writing. Objects are stripped to the declared fields
- * at every depth, so nothing a driver adds (libsql's `_metadata`, MongoDB's `_id`, a message's
- * `userId`) leaks to callers, and a field added to a schema is mapped everywhere at once. The
- * values were typed when written; parsing also refuses a row that is not what its schema says
- * rather than hand it on (a 500 whose details are in the log). The REST edge parses the same
- * protocol schemas on the way out.
+ * Both implementations turn whatever a driver returns into a record with `readRecord` — and a
+ * record into a row with `XSchema.parse(record)` before writing. Objects are stripped to the
+ * declared fields at every depth, so nothing a driver adds (libsql's `_metadata`, MongoDB's `_id`,
+ * a message's `userId`) leaks to callers, and a field added to a schema is mapped everywhere at once.
+ *
+ * Rows written by earlier releases read as today's records: a field added later has a default
+ * here (or is optional), so an older row missing it reads as that default. A row that does not fit
+ * (a value no release writes) is refused with a `StoredRecordError` naming the store, the row and
+ * the fields — never skipped, which would make counts, pages and the export lie (README Decisions).
  */
+
+/** A stored row that does not fit its record; the message names the store, the row's id and the fields. */
+export class StoredRecordError extends Error {
+  override readonly name = 'StoredRecordError';
+}
+
+/** The keys that name a row in an error (ids only: never a token hash or a user's text). */
+const ROW_KEYS = ['_id', 'id', 'sessionId'] as const;
+
+/**
+ * `row` as the record `schema` declares, or a `StoredRecordError` saying which row of `store` does
+ * not fit and where (the issues name fields and expected values, not the stored values). The row
+ * is named by `key`, else by its id.
+ */
+export function readRecord<S extends z.ZodType>(
+  schema: S,
+  store: string,
+  row: unknown,
+  key?: string,
+): z.output<S> {
+  const result = schema.safeParse(row);
+  if (result.success) return result.data;
+  const fields = row !== null && typeof row === 'object' ? (row as Record<string, unknown>) : {};
+  const name = key ?? ROW_KEYS.map((k) => fields[k]).find((value) => typeof value === 'string');
+  throw new StoredRecordError(
+    `a row of ${store}${name === undefined ? '' : ` (${String(name)})`} does not fit its record:\n${z.prettifyError(result.error)}`,
+    { cause: result.error },
+  );
+}
 
 /** An account with what only the server sees. */
 export const UserRecordSchema = UserSchema.extend({
@@ -265,6 +296,9 @@ export const CustomAvatarProgressSchema = z.object({
   completedAt: z.string().nullable(),
 });
 export type CustomAvatarProgress = z.infer<typeof CustomAvatarProgressSchema>;
+
+/** What `CustomAvatarRepository.update` may change: any of the progress fields. */
+export const CustomAvatarPatchSchema = CustomAvatarProgressSchema.partial();
 
 /** An uploaded avatar (spec §3 Custom avatar; SPEC.md AU-4); its files are blobs in the avatar store. */
 export const CustomAvatarRecordSchema = CustomAvatarProgressSchema.extend({

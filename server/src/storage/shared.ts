@@ -4,6 +4,7 @@ import {
   StoredChatSessionSchema,
   UserRecordSchema,
   definedFields,
+  readRecord,
   type NewUser,
   type SessionRecord,
   type UserRecord,
@@ -69,7 +70,7 @@ export function toChatSession(
   source: SessionRecord & { dominantEmotion?: Emotion | null },
   messageCount: number,
 ): ChatSession {
-  return StoredChatSessionSchema.parse({ ...source, messageCount });
+  return readRecord(StoredChatSessionSchema, 'sessions', { ...source, messageCount });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { CustomAvatarRecordSchema } from '../records.ts';
+import { CustomAvatarPatchSchema, CustomAvatarRecordSchema, readRecord } from '../records.ts';
 import type { CustomAvatarProgress, CustomAvatarRecord, CustomAvatarRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -31,7 +31,7 @@ const JSON_FIELDS = ['tags', 'rigMetadata', 'animationConfig', 'compatibility', 
 const fromRow = (row: unknown): CustomAvatarRecord => {
   const r = { ...(row as Record<string, unknown>) };
   for (const f of JSON_FIELDS) r[f] = r[f] === null ? null : JSON.parse(r[f] as string);
-  return CustomAvatarRecordSchema.parse(r);
+  return readRecord(CustomAvatarRecordSchema, 'custom_avatars', r);
 };
 
 const toJson = (value: unknown) => (value === null ? null : JSON.stringify(value));
@@ -88,7 +88,8 @@ export function createCustomAvatarRepository(
     async listForUser(userId) {
       return list.all({ userId }).map(fromRow);
     },
-    async update(userId, id, patch, whenStatus) {
+    async update(userId, id, input, whenStatus) {
+      const patch = CustomAvatarPatchSchema.parse(input);
       const sets: string[] = [];
       const params: Record<string, unknown> = { userId, id };
       for (const [field, value] of Object.entries(patch)) {

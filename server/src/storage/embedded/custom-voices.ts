@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { CustomVoiceRecordSchema } from '../records.ts';
+import { CustomVoiceRecordSchema, readRecord } from '../records.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -14,7 +14,7 @@ interface Row extends Omit<CustomVoiceRecord, 'analysis' | 'speech'> {
 
 const fromRow = (row: unknown): CustomVoiceRecord => {
   const r = row as Row;
-  return CustomVoiceRecordSchema.parse({
+  return readRecord(CustomVoiceRecordSchema, 'custom_voices', {
     ...r,
     analysis: JSON.parse(r.analysis) as CustomVoiceRecord['analysis'],
     speech: JSON.parse(r.speech) as CustomVoiceRecord['speech'],

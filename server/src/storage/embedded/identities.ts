@@ -1,12 +1,12 @@
 import type Database from 'libsql';
-import { IdentityRecordSchema } from '../records.ts';
+import { IdentityRecordSchema, readRecord } from '../records.ts';
 import { DuplicateKeyError, type IdentityRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
 
 const COLUMNS = 'provider, subject, user_id AS userId, email, created_at AS createdAt';
 
-const fromRow = (row: unknown) => IdentityRecordSchema.parse(row);
+const fromRow = (row: unknown) => readRecord(IdentityRecordSchema, 'identities', row);
 
 export function createIdentityRepository(db: Database.Database, { write }: GroupCommit): IdentityRepository {
   const insert = prepare(

@@ -1,7 +1,7 @@
 import type { Message } from '@alma/protocol';
 import type Database from 'libsql';
 import { pageWindow } from '../shared.ts';
-import { StoredMessageSchema } from '../records.ts';
+import { NewMessageSchema, ReplyPatchSchema, StoredMessageSchema, readRecord } from '../records.ts';
 import { MessageSchema } from '@alma/protocol';
 import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
@@ -29,8 +29,9 @@ function decode(row: unknown): Message {
         : (JSON.parse(message.emotionAnalysis) as Message['emotionAnalysis']),
   };
 }
-const fromRow = (row: unknown): Message => MessageSchema.parse(decode(row));
-const storedFromRow = (row: unknown): StoredMessage => StoredMessageSchema.parse(decode(row));
+const fromRow = (row: unknown): Message => readRecord(MessageSchema, 'messages', decode(row));
+const storedFromRow = (row: unknown): StoredMessage =>
+  readRecord(StoredMessageSchema, 'messages', decode(row));
 
 const fromOptionalRow = (row: unknown): Message | null => (row === undefined ? null : fromRow(row));
 
@@ -107,23 +108,24 @@ export function createMessageRepository(
   // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
   // one that won, even with another process writing.
   const insertOnce = atomic((message: NewMessage) => {
+    const record = NewMessageSchema.parse(message);
     const { changes } = insert.run({
-      ...MessageSchema.parse(message),
-      userId: message.userId,
-      emotionAnalysis: message.emotionAnalysis === null ? null : JSON.stringify(message.emotionAnalysis),
-      isComplete: toInteger(message.isComplete),
-      gesture: message.gesture ?? null,
-      voiceId: message.voiceId ?? null,
-      avatarId: message.avatarId ?? null,
+      ...record,
+      emotionAnalysis: record.emotionAnalysis === null ? null : JSON.stringify(record.emotionAnalysis),
+      isComplete: toInteger(record.isComplete),
+      gesture: record.gesture ?? null,
+      voiceId: record.voiceId ?? null,
+      avatarId: record.avatarId ?? null,
     });
-    if (changes === 1) return { message: MessageSchema.parse(message), duplicate: false };
+    if (changes === 1) return { message: MessageSchema.parse(record), duplicate: false };
     const existing = fromOptionalRow(
       byClientId.get({ userId: message.userId, clientMessageId: message.clientMessageId }),
     );
     if (existing === null) throw new Error(`message ${message._id} was neither stored nor found`);
     return { message: existing, duplicate: true };
   });
-  const updateAndRead = atomic((userId: string, messageId: string, patch: ReplyPatch) => {
+  const updateAndRead = atomic((userId: string, messageId: string, reply: ReplyPatch) => {
+    const patch = ReplyPatchSchema.parse(reply);
     const { changes } = updateReply.run({
       userId,
       messageId,

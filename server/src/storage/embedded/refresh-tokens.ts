@@ -1,5 +1,5 @@
 import type Database from 'libsql';
-import { RefreshTokenRecordSchema } from '../records.ts';
+import { RefreshTokenRecordSchema, readRecord } from '../records.ts';
 import { DuplicateKeyError, type RefreshTokenRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, violatedConstraint } from './sql.ts';
@@ -50,7 +50,7 @@ export function createRefreshTokenRepository(
     },
     async findByHash(tokenHash) {
       const row = byHash.get({ tokenHash });
-      return row === undefined ? null : RefreshTokenRecordSchema.parse(row);
+      return row === undefined ? null : readRecord(RefreshTokenRecordSchema, 'refresh_tokens', row);
     },
     async markRotated(tokenHash, replacedBy, at) {
       return (await write(() => rotate.run({ tokenHash, replacedBy, at }))).changes === 1;

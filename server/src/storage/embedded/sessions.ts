@@ -1,7 +1,13 @@
 import type { Emotion } from '@alma/protocol';
 import type Database from 'libsql';
 import { toChatSession } from '../shared.ts';
-import { ConversationContextSchema, EmotionScoresSchema } from '../records.ts';
+import {
+  ConversationContextSchema,
+  EmotionScoresSchema,
+  SessionPatchSchema,
+  SessionRecordSchema,
+  readRecord,
+} from '../records.ts';
 import type { SessionPatch, SessionRecord, SessionRepository, SessionState, TitleSource } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -38,9 +44,24 @@ function stateFromRow(row: unknown): SessionState {
     session: fromRow(state),
     // A title of unknown origin counts as the user's (as in the MongoDB store).
     titleSource: state.titleSource ?? (state.title === null ? null : 'user'),
-    context: state.context === null ? null : ConversationContextSchema.parse(JSON.parse(state.context)),
+    context:
+      state.context === null
+        ? null
+        : readRecord(
+            ConversationContextSchema,
+            'sessions.context',
+            JSON.parse(state.context),
+            state.sessionId,
+          ),
     emotionScores:
-      state.emotionScores === null ? {} : EmotionScoresSchema.parse(JSON.parse(state.emotionScores)),
+      state.emotionScores === null
+        ? {}
+        : readRecord(
+            EmotionScoresSchema,
+            'sessions.emotion_scores',
+            JSON.parse(state.emotionScores),
+            state.sessionId,
+          ),
   };
 }
 
@@ -81,7 +102,8 @@ export function createSessionRepository(
     return row === undefined ? null : fromRow(row);
   };
   const flag = (value: unknown) => (value === undefined ? 0 : 1);
-  const updateAndRead = atomic((userId: string, sessionId: string, patch: SessionPatch) => {
+  const updateAndRead = atomic((userId: string, sessionId: string, input: SessionPatch) => {
+    const patch = SessionPatchSchema.parse(input);
     const { changes } = update.run({
       userId,
       sessionId,
@@ -91,12 +113,8 @@ export function createSessionRepository(
       titleSource: patch.titleSource ?? null,
       personality: patch.personality ?? null,
       updatedAt: patch.updatedAt ?? null,
-      context:
-        patch.context === undefined ? null : JSON.stringify(ConversationContextSchema.parse(patch.context)),
-      emotionScores:
-        patch.emotionScores === undefined
-          ? null
-          : JSON.stringify(EmotionScoresSchema.parse(patch.emotionScores)),
+      context: patch.context === undefined ? null : JSON.stringify(patch.context),
+      emotionScores: patch.emotionScores === undefined ? null : JSON.stringify(patch.emotionScores),
       setDominantEmotion: flag(patch.dominantEmotion),
       dominantEmotion: patch.dominantEmotion ?? null,
     });
@@ -104,18 +122,9 @@ export function createSessionRepository(
   });
 
   return {
-    async create(session) {
-      await write(() =>
-        insert.run({
-          sessionId: session.sessionId,
-          userId: session.userId,
-          title: session.title,
-          personality: session.personality,
-          createdAt: session.createdAt,
-          updatedAt: session.updatedAt,
-          titleSource: session.titleSource ?? null,
-        }),
-      );
+    async create(input) {
+      const session = SessionRecordSchema.parse(input);
+      await write(() => insert.run({ ...session, titleSource: session.titleSource ?? null }));
       return toChatSession(session, 0);
     },
     async find(userId, sessionId) {

@@ -1,6 +1,6 @@
 import type Database from 'libsql';
 import { checkMessageLimit, checkVoiceSeconds } from '../shared.ts';
-import { UsageRecordSchema } from '../records.ts';
+import { UsageRecordSchema, readRecord } from '../records.ts';
 import type { UsageRecord, UsageRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
@@ -34,7 +34,7 @@ export function createUsageRepository(
   );
 
   const get = (userId: string, period: string): UsageRecord =>
-    UsageRecordSchema.parse(read.get({ userId, period }) ?? {});
+    readRecord(UsageRecordSchema, 'usage', read.get({ userId, period }) ?? {});
   // The write and the read that reports it share one transaction, so the counters returned are
   // the ones this call left.
   const tryCount = atomic((userId: string, period: string, limit: number | null) => {

@@ -7,7 +7,7 @@ import {
   preferencesPatch,
   withDefaultPreferences,
 } from '../shared.ts';
-import { UserPatchSchema, UserRecordSchema, definedFields } from '../records.ts';
+import { UserPatchSchema, UserRecordSchema, definedFields, readRecord } from '../records.ts';
 import { DuplicateKeyError, type UserPatch, type UserRecord, type UserRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare, toBoolean, toInteger, violatedConstraint, type SqlValue } from './sql.ts';
@@ -27,7 +27,7 @@ const COLUMNS = `id, name, email, password_hash AS passwordHash, bio, language, 
 function fromRow(row: unknown): UserRecord | null {
   if (row === undefined) return null;
   const user = row as UserRow;
-  return UserRecordSchema.parse({
+  return readRecord(UserRecordSchema, 'users', {
     ...user,
     emailNotifications: toBoolean(user.emailNotifications),
     pushNotifications: toBoolean(user.pushNotifications),

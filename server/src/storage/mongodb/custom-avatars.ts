@@ -1,12 +1,12 @@
 import type { Collection, Filter } from 'mongodb';
-import { CustomAvatarRecordSchema } from '../records.ts';
+import { CustomAvatarPatchSchema, CustomAvatarRecordSchema, definedFields, readRecord } from '../records.ts';
 import type { CustomAvatarRecord, CustomAvatarRepository } from '../types.ts';
 
 /** The avatar's id is `_id`; the record's fields are stored as they are. */
 export type CustomAvatarDocument = Omit<CustomAvatarRecord, 'id'> & { _id: string };
 
 const fromDocument = ({ _id, ...rest }: CustomAvatarDocument): CustomAvatarRecord =>
-  CustomAvatarRecordSchema.parse({ ...rest, id: _id });
+  readRecord(CustomAvatarRecordSchema, 'customAvatars', { ...rest, id: _id });
 
 const HOLDS_SLOT = { $nin: ['failed', 'cancelled'] };
 
@@ -29,7 +29,7 @@ export function createCustomAvatarRepository(
     async update(userId, id, patch, whenStatus) {
       const filter: Filter<CustomAvatarDocument> = { _id: id, userId };
       if (whenStatus?.length) filter.status = { $in: [...whenStatus] };
-      const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const set = definedFields(CustomAvatarPatchSchema, patch);
       const document = Object.keys(set).length
         ? await avatars.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' })
         : await avatars.findOne(filter);

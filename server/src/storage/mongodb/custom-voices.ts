@@ -1,12 +1,12 @@
 import type { Collection } from 'mongodb';
-import { CustomVoiceRecordSchema } from '../records.ts';
+import { CustomVoiceRecordSchema, readRecord } from '../records.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository } from '../types.ts';
 
 /** The voice's id is `_id`; the record's fields are stored as they are. */
 export type CustomVoiceDocument = Omit<CustomVoiceRecord, 'id'> & { _id: string };
 
 const fromDocument = ({ _id, ...rest }: CustomVoiceDocument): CustomVoiceRecord =>
-  CustomVoiceRecordSchema.parse({ ...rest, id: _id });
+  readRecord(CustomVoiceRecordSchema, 'customVoices', { ...rest, id: _id });
 
 export function createCustomVoiceRepository(voices: Collection<CustomVoiceDocument>): CustomVoiceRepository {
   return {

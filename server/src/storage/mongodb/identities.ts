@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { IdentityRecordSchema } from '../records.ts';
+import { IdentityRecordSchema, readRecord } from '../records.ts';
 import { DuplicateKeyError, type IdentityRecord, type IdentityRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -10,7 +10,7 @@ export function createIdentityRepository(identities: Collection<IdentityDocument
   return {
     async find(provider, subject) {
       const document = await identities.findOne({ provider, subject });
-      return document === null ? null : IdentityRecordSchema.parse(document);
+      return document === null ? null : readRecord(IdentityRecordSchema, 'identities', document);
     },
     async link(record) {
       try {
@@ -25,7 +25,7 @@ export function createIdentityRepository(identities: Collection<IdentityDocument
         .find({ userId })
         .sort({ createdAt: 1, provider: 1, subject: 1 })
         .toArray();
-      return documents.map((row) => IdentityRecordSchema.parse(row));
+      return documents.map((row) => readRecord(IdentityRecordSchema, 'identities', row));
     },
   };
 }

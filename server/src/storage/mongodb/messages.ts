@@ -1,15 +1,21 @@
 import type { Collection, Filter } from 'mongodb';
 import { pageWindow } from '../shared.ts';
-import { StoredMessageSchema } from '../records.ts';
-import { MessageSchema } from '@alma/protocol';
-import type { MessageRepository, NewMessage } from '../types.ts';
+import { NewMessageSchema, ReplyPatchSchema, StoredMessageSchema, readRecord } from '../records.ts';
+import { MessageSchema, type Message } from '@alma/protocol';
+import type { MessageRepository, NewMessage, StoredMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
 /** Stored as given: the message plus its owner. */
 export type MessageDocument = NewMessage;
 
+/** A message as callers see it: its owner and the export's fields stay in the document. */
+export const messageFromDocument = (document: MessageDocument): Message =>
+  readRecord(MessageSchema, 'messages', document);
+/** With the export's fields; documents stored before them read as null (SPEC.md C-13). */
+export const storedMessageFromDocument = (document: MessageDocument): StoredMessage =>
+  readRecord(StoredMessageSchema, 'messages', document);
 const fromDocument = (document: MessageDocument | null) =>
-  document === null ? null : MessageSchema.parse(document);
+  document === null ? null : messageFromDocument(document);
 
 /**
  * The `$type` clause repeats the partial unique index's filter, so the planner can use that index
@@ -31,25 +37,26 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
       .toArray();
   };
   const window = async (userId: string, sessionId: string, page: number, pageSize: number) =>
-    (await newestFirst(userId, sessionId, page, pageSize)).map((row) => MessageSchema.parse(row)).reverse();
+    (await newestFirst(userId, sessionId, page, pageSize)).map(messageFromDocument).reverse();
 
   return {
     async insert(message) {
       try {
+        const record = NewMessageSchema.parse(message);
         await messages.insertOne({
-          ...message,
-          gesture: message.gesture ?? null,
-          voiceId: message.voiceId ?? null,
-          avatarId: message.avatarId ?? null,
+          ...record,
+          gesture: record.gesture ?? null,
+          voiceId: record.voiceId ?? null,
+          avatarId: record.avatarId ?? null,
         });
-        return { message: MessageSchema.parse(message), duplicate: false };
+        return { message: MessageSchema.parse(record), duplicate: false };
       } catch (error) {
         // Only a repeated client id is a duplicate send; a repeated _id is a caller bug.
         const field = duplicateKeyField(error);
         if (field === undefined || field === '_id' || message.clientMessageId === null) throw error;
         const existing = await messages.findOne(byClientId(message.userId, message.clientMessageId));
         if (existing === null) throw error;
-        return { message: MessageSchema.parse(existing), duplicate: true };
+        return { message: messageFromDocument(existing), duplicate: true };
       }
     },
     async findByClientMessageId(userId, clientMessageId) {
@@ -60,7 +67,8 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
         await messages.findOne({ userId, replyTo: messageId }, { sort: { createdAt: 1, _id: 1 } }),
       );
     },
-    async updateReply(userId, messageId, patch) {
+    async updateReply(userId, messageId, reply) {
+      const patch = ReplyPatchSchema.parse(reply);
       return fromDocument(
         await messages.findOneAndUpdate(
           { _id: messageId, userId },
@@ -83,7 +91,7 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
     },
     async all(userId, sessionId) {
       const documents = await messages.find({ sessionId, userId }).sort({ createdAt: 1, _id: 1 }).toArray();
-      return documents.map((row) => StoredMessageSchema.parse(row));
+      return documents.map(storedMessageFromDocument);
     },
     async page(userId, sessionId, page, pageSize) {
       const [items, total] = await Promise.all([

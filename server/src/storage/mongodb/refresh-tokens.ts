@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { RefreshTokenRecordSchema } from '../records.ts';
+import { RefreshTokenRecordSchema, readRecord } from '../records.ts';
 import { DuplicateKeyError, type RefreshTokenRecord, type RefreshTokenRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -23,7 +23,7 @@ export function createRefreshTokenRepository(
       const document = await tokens.findOne({ _id: tokenHash });
       return document === null
         ? null
-        : RefreshTokenRecordSchema.parse({ ...document, tokenHash: document._id });
+        : readRecord(RefreshTokenRecordSchema, 'refreshTokens', { ...document, tokenHash: document._id });
     },
     async markRotated(tokenHash, replacedBy, at) {
       // The `revokedAt: null` filter makes rotation single-winner: the document matches once.

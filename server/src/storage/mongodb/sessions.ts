@@ -1,12 +1,20 @@
 import type { Collection } from 'mongodb';
-import type { Emotion } from '@alma/protocol';
+import type { ChatSession, Emotion } from '@alma/protocol';
 import { toChatSession } from '../shared.ts';
-import { ConversationContextSchema, EmotionScoresSchema } from '../records.ts';
+import {
+  ConversationContextSchema,
+  EmotionScoresSchema,
+  SessionPatchSchema,
+  SessionRecordSchema,
+  definedFields,
+  readRecord,
+} from '../records.ts';
 import type {
   ConversationContext,
   EmotionScores,
   SessionRecord,
   SessionRepository,
+  SessionState,
   TitleSource,
 } from '../types.ts';
 import type { MessageDocument } from './messages.ts';
@@ -20,47 +28,59 @@ export type SessionDocument = Omit<SessionRecord, 'sessionId' | 'titleSource'> &
   dominantEmotion?: Emotion | null;
 };
 
+/** A session as callers see it, with its message count (counted by the caller). */
+export const sessionFromDocument = (document: SessionDocument, messageCount: number): ChatSession =>
+  toChatSession({ ...document, sessionId: document._id }, messageCount);
+
+/**
+ * A session with what the next exchange builds on. Documents from before title sources, contexts
+ * and scores read as a user's title (when titled), no context and no scores.
+ */
+export const stateFromDocument = (document: SessionDocument, messageCount: number): SessionState => ({
+  session: sessionFromDocument(document, messageCount),
+  titleSource: document.titleSource ?? (document.title === null ? null : 'user'),
+  context:
+    document.context == null
+      ? null
+      : readRecord(ConversationContextSchema, 'sessions.context', document.context, document._id),
+  emotionScores: readRecord(
+    EmotionScoresSchema,
+    'sessions.emotionScores',
+    document.emotionScores ?? {},
+    document._id,
+  ),
+});
+
 /** Every query is scoped to the owner, so another user's session reads as absent. */
 export function createSessionRepository(
   sessions: Collection<SessionDocument>,
   messages: Collection<MessageDocument>,
 ): SessionRepository {
-  const withCount = async (document: SessionDocument | null) => {
-    if (document === null) return null;
-    const count = await messages.countDocuments({ sessionId: document._id, userId: document.userId });
-    return toChatSession({ ...document, sessionId: document._id }, count);
-  };
+  const countOf = (document: SessionDocument) =>
+    messages.countDocuments({ sessionId: document._id, userId: document.userId });
+  const withCount = async (document: SessionDocument | null) =>
+    document === null ? null : sessionFromDocument(document, await countOf(document));
 
   return {
-    async create(session) {
+    async create(input) {
+      const { sessionId, ...session } = SessionRecordSchema.parse(input);
       await sessions.insertOne({
-        _id: session.sessionId,
-        userId: session.userId,
-        title: session.title,
-        personality: session.personality,
-        createdAt: session.createdAt,
-        updatedAt: session.updatedAt,
+        _id: sessionId,
+        ...session,
         // Titles stored before title sources existed could only have been set by their user.
         titleSource: session.titleSource ?? null,
         context: null,
         emotionScores: null,
         dominantEmotion: null,
       });
-      return toChatSession(session, 0);
+      return toChatSession({ sessionId, ...session }, 0);
     },
     async find(userId, sessionId) {
       return withCount(await sessions.findOne({ _id: sessionId, userId }));
     },
     async state(userId, sessionId) {
       const document = await sessions.findOne({ _id: sessionId, userId });
-      const session = await withCount(document);
-      if (document === null || session === null) return null;
-      return {
-        session,
-        titleSource: document.titleSource ?? (document.title === null ? null : 'user'),
-        context: document.context == null ? null : ConversationContextSchema.parse(document.context),
-        emotionScores: EmotionScoresSchema.parse(document.emotionScores ?? {}),
-      };
+      return document === null ? null : stateFromDocument(document, await countOf(document));
     },
     async list(userId) {
       const documents = await sessions.find({ userId }).sort({ updatedAt: -1, _id: -1 }).toArray();
@@ -70,22 +90,12 @@ export function createSessionRepository(
           { $group: { _id: '$sessionId', count: { $sum: 1 } } },
         ])
         .toArray();
-      const countOf = new Map(counts.map(({ _id, count }) => [_id, count]));
-      return documents.map((document) =>
-        toChatSession({ ...document, sessionId: document._id }, countOf.get(document._id) ?? 0),
-      );
+      const counted = new Map(counts.map(({ _id, count }) => [_id, count]));
+      return documents.map((document) => sessionFromDocument(document, counted.get(document._id) ?? 0));
     },
     async update(userId, sessionId, patch) {
       // Absent fields keep their value; `$set` refuses an empty object, so an empty patch only reads.
-      const set: Partial<SessionDocument> = {};
-      if (patch.title !== undefined) set.title = patch.title;
-      if (patch.personality !== undefined) set.personality = patch.personality;
-      if (patch.updatedAt !== undefined) set.updatedAt = patch.updatedAt;
-      if (patch.titleSource !== undefined) set.titleSource = patch.titleSource;
-      if (patch.context !== undefined) set.context = ConversationContextSchema.parse(patch.context);
-      if (patch.emotionScores !== undefined)
-        set.emotionScores = EmotionScoresSchema.parse(patch.emotionScores);
-      if (patch.dominantEmotion !== undefined) set.dominantEmotion = patch.dominantEmotion;
+      const set = definedFields(SessionPatchSchema, patch);
       const filter = { _id: sessionId, userId };
       const document =
         Object.keys(set).length === 0

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { checkMessageLimit, checkVoiceSeconds } from '../shared.ts';
-import { UsageRecordSchema } from '../records.ts';
+import { UsageRecordSchema, readRecord } from '../records.ts';
 import type { UsageRecord, UsageRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -20,9 +20,12 @@ async function upsertRetrying<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A period's counters as stored; no document (nothing counted) and absent counters read as zeros. */
+export const fromDocument = (document: Partial<UsageDocument> | null): UsageRecord =>
+  readRecord(UsageRecordSchema, 'usage', document ?? {});
+
 export function createUsageRepository(usage: Collection<UsageDocument>): UsageRepository {
-  const get = async (userId: string, period: string) =>
-    UsageRecordSchema.parse((await usage.findOne({ userId, period })) ?? {});
+  const get = async (userId: string, period: string) => fromDocument(await usage.findOne({ userId, period }));
 
   return {
     get,
@@ -36,7 +39,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
             { upsert: true, returnDocument: 'after' },
           ),
         );
-        return { counted: true, usage: UsageRecordSchema.parse(document ?? {}) };
+        return { counted: true, usage: fromDocument(document) };
       }
       // The document must exist first: an upsert whose condition fails would try to insert a
       // second one. Then a single conditional increment: the count can never pass the limit.
@@ -54,7 +57,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
       );
       return counted === null
         ? { counted: false, usage: await get(userId, period) }
-        : { counted: true, usage: UsageRecordSchema.parse(counted ?? {}) };
+        : { counted: true, usage: fromDocument(counted) };
     },
     async addVoiceSeconds(userId, period, seconds) {
       checkVoiceSeconds(seconds);
@@ -65,7 +68,7 @@ export function createUsageRepository(usage: Collection<UsageDocument>): UsageRe
           { upsert: true, returnDocument: 'after' },
         ),
       );
-      return UsageRecordSchema.parse(document ?? {});
+      return fromDocument(document);
     },
     async reset(userId, period) {
       // Zeroed rather than deleted, so a count running beside it never finds its document gone.

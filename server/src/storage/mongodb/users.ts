@@ -7,7 +7,7 @@ import {
   preferencesPatch,
   withDefaultPreferences,
 } from '../shared.ts';
-import { UserPatchSchema, UserRecordSchema, definedFields } from '../records.ts';
+import { UserPatchSchema, UserRecordSchema, definedFields, readRecord } from '../records.ts';
 import { DuplicateKeyError, type UserRecord, type UserRepository } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
@@ -23,10 +23,11 @@ export type UserDocument = Omit<UserRecord, 'id' | 'emailVerified'> & {
   tokenVersion?: number;
 };
 
-const fromDocument = (document: UserDocument | null): UserRecord | null =>
+/** A stored account; documents from before `emailVerified` read as not verified. */
+export const fromDocument = (document: UserDocument | null): UserRecord | null =>
   document === null
     ? null
-    : UserRecordSchema.parse({
+    : readRecord(UserRecordSchema, 'users', {
         ...document,
         id: document._id,
         emailVerified: document.emailVerified === true,
