@@ -43,6 +43,7 @@ import { createAvatarUploadsService } from './modules/avatar-uploads/avatar-uplo
 import { registerAvatarUploadRoutes } from './modules/avatar-uploads/avatar-uploads.routes.ts';
 import { registerVoiceUploadRoutes } from './modules/voice-uploads/voice-uploads.routes.ts';
 import { createVoiceUploadsService } from './modules/voice-uploads/voice-uploads.service.ts';
+import { createMemoryUploadSlots, createRedisUploadSlots } from './modules/voice-uploads/upload-slots.ts';
 import { NO_UPLOADS } from './modules/plans/subscription-limits.ts';
 import { createVoiceNotesService } from './modules/voice-notes/voice-notes.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
@@ -209,8 +210,13 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
   });
   const users = createUsersService({ users: storage.users, customAvatars: storage.customAvatars });
-  // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices.
+  // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices; the slots of
+  // uploads in progress counted in this process, or across instances in Redis (M-6).
+  const voiceSlots = scale.redis
+    ? createRedisUploadSlots({ redis: scale.redis, leaseMs: config.instanceLeaseMs, log: app.log })
+    : createMemoryUploadSlots();
   const voiceUploads = createVoiceUploadsService({
+    slots: voiceSlots,
     users: storage.users,
     voices: storage.customVoices,
     blobs: createDiskBlobStore(join(config.dataDir, 'custom-voices')),
@@ -263,7 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     ? await createRedisReplyRegistry({
         redis: scale.redis,
         instanceId: newId(),
-        leaseMs: config.replyLeaseMs,
+        leaseMs: config.instanceLeaseMs,
         finishOrphan: createOrphanFinisher({
           messages: storage.messages,
           sessions: storage.sessions,
@@ -384,6 +390,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   });
   app.addHook('onClose', async () => {
     await transcriber?.close?.();
+    voiceSlots.close();
   });
 
   return { app, io, chat, account, audio, voices, health: { monitor, capabilities } };

@@ -27,8 +27,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/[^/]/, 'must start with redis:// or rediss://')
     .optional(),
-  // With REDIS_URL: how long a dead instance's replies count as in flight (SPEC.md M-5).
-  REPLY_LEASE_MS: intFrom(500, 120_000).default(10_000),
+  // With REDIS_URL: how long a dead instance's replies and upload slots outlive it (SPEC.md M-5, M-6).
+  INSTANCE_LEASE_MS: intFrom(500, 120_000).default(10_000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: intFrom(30, 24 * 3600).default(900),
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
@@ -170,8 +170,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     mongodbDb: e.MONGODB_DB,
     /** Unset: one process with in-memory limits, locks and rooms; set: instances share this Redis. */
     redisUrl: e.REDIS_URL,
-    /** With REDIS_URL: an instance's replies are taken as orphaned this long after its last heartbeat. */
-    replyLeaseMs: e.REPLY_LEASE_MS,
+    /** With REDIS_URL: an instance silent this long is dead; its replies and slots are taken over. */
+    instanceLeaseMs: e.INSTANCE_LEASE_MS,
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
     accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,

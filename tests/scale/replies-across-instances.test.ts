@@ -28,7 +28,7 @@ beforeAll(async () => {
   cluster = await startCluster(2, {
     REPLY_TOKEN_DELAY_MS: '120',
     SPEECH_ENGINE: 'none',
-    REPLY_LEASE_MS: String(LEASE_MS),
+    INSTANCE_LEASE_MS: String(LEASE_MS),
   });
   [a, b] = cluster.instances.map((i) => i.url) as [string, string];
 }, 120_000);

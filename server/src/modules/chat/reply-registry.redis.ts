@@ -10,8 +10,8 @@ import {
 } from './reply-registry.ts';
 import type { ReplyOutcome } from './reply-types.ts';
 
-/** How long an instance's lease lasts without a heartbeat (SPEC.md M-5); REPLY_LEASE_MS. */
-export const REPLY_LEASE_MS = 10_000;
+/** How long an instance's lease lasts without a heartbeat (SPEC.md M-5); INSTANCE_LEASE_MS. */
+export const INSTANCE_LEASE_MS = 10_000;
 /** How long a finished reply's outcome stays readable, for a waiter that missed its message. */
 const OUTCOME_TTL_MS = 60_000;
 /** How long a claimed orphan's record outlives a reaper that dies while finishing it. */
@@ -117,7 +117,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function createRedisReplyRegistry(options: RedisReplyRegistryOptions): Promise<ReplyRegistry> {
   const { redis, instanceId, log, finishOrphan } = options;
-  const leaseMs = options.leaseMs ?? REPLY_LEASE_MS;
+  const leaseMs = options.leaseMs ?? INSTANCE_LEASE_MS;
   const p = options.keyPrefix ?? 'alma:replies:';
   const key = {
     instance: `${p}instance:`,

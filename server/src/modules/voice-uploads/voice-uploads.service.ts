@@ -20,6 +20,7 @@ import type { BlobStore } from '../../storage/blobs.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository, UserRepository } from '../../storage/types.ts';
 import { analyseVoice, deriveVoice } from './analysis.ts';
 import { decodeSample, sampleFormat } from './sample-audio.ts';
+import { createMemoryUploadSlots, type UploadSlots } from './upload-slots.ts';
 
 export interface VoiceUploadsDeps {
   users: Pick<UserRepository, 'findById'>;
@@ -38,6 +39,8 @@ export interface VoiceUploadsDeps {
   otherStorageBytes?: (userId: string) => Promise<number>;
   /** The user's other uploads in progress (custom avatars): they share the concurrent-upload slots. */
   otherProcessingUploads?: (userId: string) => Promise<number>;
+  /** Where the slots of uploads in progress are counted; default: this process (no REDIS_URL). */
+  slots?: UploadSlots;
 }
 
 export interface VoiceUploadInput {
@@ -81,7 +84,7 @@ const WARNING_TEXT: Record<Language, Record<VoiceAnalysis['warnings'][number] | 
 /** A user's upload in progress counts against the plan's concurrent uploads (spec §5). */
 export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
   const { voices, blobs } = deps;
-  const processing = new Map<string, number>();
+  const slots = deps.slots ?? createMemoryUploadSlots();
 
   function toCustomVoice(record: CustomVoiceRecord): CustomVoice {
     return {
@@ -115,24 +118,15 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
   }
 
   /** Takes one of the plan's concurrent upload slots, or refuses (spec §5). */
-  async function acquire(userId: string): Promise<{ limits: PlanLimits; release: () => void }> {
+  async function acquire(userId: string): Promise<{ limits: PlanLimits; release: () => Promise<void> }> {
     const limits = await limitsOf(userId);
     const other = deps.otherProcessingUploads ? await deps.otherProcessingUploads(userId) : 0;
-    const busy = (processing.get(userId) ?? 0) + other;
-    if (busy >= limits.maxConcurrentUploads)
-      throw new AppError('upload_concurrency_limit', { detail: `${busy}/${limits.maxConcurrentUploads}` });
-    processing.set(userId, (processing.get(userId) ?? 0) + 1);
-    let released = false;
-    return {
-      limits,
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (processing.get(userId) ?? 1) - 1;
-        if (left > 0) processing.set(userId, left);
-        else processing.delete(userId);
-      },
-    };
+    const taken = await slots.take(userId, limits.maxConcurrentUploads, other);
+    if (!taken.ok)
+      throw new AppError('upload_concurrency_limit', {
+        detail: `${taken.busy}/${limits.maxConcurrentUploads}`,
+      });
+    return { limits, release: taken.release };
   }
 
   /**
@@ -207,7 +201,7 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
       try {
         return await run(slot.limits);
       } finally {
-        slot.release();
+        await slot.release();
       }
     },
 
@@ -278,7 +272,7 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
       return {
         customVoices: used.count,
         voiceStorageBytes: used.bytes,
-        currentProcessingUploads: processing.get(userId) ?? 0,
+        currentProcessingUploads: await slots.held(userId),
       };
     },
   };
