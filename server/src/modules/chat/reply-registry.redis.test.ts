@@ -1,6 +1,10 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { silentLog } from '../../test-support/chat-harness.ts';
 import { fakeReply, flight, redisRegistries } from '../../test-support/fake-reply.ts';
+import { startTestRedis } from '../../test-support/redis-server.ts';
 import type { ReplyFlight } from './reply-registry.ts';
+import { createRedisReplyRegistry } from './reply-registry.redis.ts';
 import type { ReplyOutcome } from './reply-types.ts';
 
 /**
@@ -124,5 +128,32 @@ describe('ReplyRegistry in Redis, across instances (M-5)', () => {
     expect(retried).toMatchObject({ replyId: 'reply-3', started: true });
     await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
     expect(orphans).toHaveLength(1);
+  });
+
+  it('M-5 while Redis is away, replies and session locks run on this instance alone rather than fail', async () => {
+    const lost = await startTestRedis();
+    const connection = new Redis(lost.url, { maxRetriesPerRequest: 1 });
+    connection.on('error', () => undefined); // refused connections, expected here
+    const registry = await createRedisReplyRegistry({
+      redis: connection,
+      instanceId: 'alone',
+      leaseMs: LEASE_MS,
+      finishOrphan: () => Promise.reject(new Error('no reply is orphaned here')),
+      log: silentLog,
+    });
+    try {
+      await lost.stop();
+      const reply = fakeReply();
+      const started = await registry.start(flight(1), reply);
+      expect(started).toMatchObject({ replyId: 'reply-1', started: true });
+      expect(reply.runs).toBe(1);
+      expect((await registry.find('message-1'))?.replyId).toBe('reply-1');
+      expect(await registry.withSessionLock('session-1', async () => 'ran')).toBe('ran');
+      expect(await registry.cancel('user-1', 'reply-1', 300)).toBe(true);
+      expect(await started.done).toEqual({ kind: 'failed', code: 'cancelled' });
+    } finally {
+      await registry.drain(0);
+      connection.disconnect();
+    }
   });
 });
