@@ -19,7 +19,15 @@ describe('PlaybackState', () => {
   it('the page hook keeps what was played and stopped, the last 500 plays', () => {
     Reflect.deleteProperty(window, '__almaAudio');
     for (let seq = 0; seq < 505; seq++) {
-      recordPlayed({ replyId: 'r', seq, startAt: seq, length: 1, durationMs: 1000, decodedMs: 1000 });
+      recordPlayed({
+        replyId: 'r',
+        seq,
+        placedAt: seq,
+        startAt: seq,
+        length: 1,
+        durationMs: 1000,
+        decodedMs: 1000,
+      });
     }
     recordStopped({ replyId: 'r', heardUntilMs: 10 });
     const played = window.__almaAudio?.played ?? [];

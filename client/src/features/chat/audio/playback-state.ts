@@ -19,7 +19,8 @@ export interface StopResult {
 export interface DebugPlayed {
   replyId: string;
   seq: number;
-  /** AudioContext time (s) the chunk was scheduled at, and how long it sounds (s). */
+  /** AudioContext time (s) when the chunk was placed, when it starts, and how long it sounds (s). */
+  placedAt: number;
   startAt: number;
   length: number;
   /** The chunk's `durationMs` and its decoded buffer's length (ms): equal when gapless (S-8). */

@@ -89,9 +89,9 @@ describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
       [9, 11.55],
     ]);
     expect(window.__almaAudio?.played.slice(-3)).toEqual([
-      { replyId: 'r1', seq: 2, startAt: 10.05, length: 1, durationMs: 1000, decodedMs: 1000 },
-      { replyId: 'r1', seq: 5, startAt: 11.05, length: 0.5, durationMs: 500, decodedMs: 500 },
-      { replyId: 'r1', seq: 9, startAt: 11.55, length: 0.25, durationMs: 250, decodedMs: 250 },
+      { replyId: 'r1', seq: 2, placedAt: 10, startAt: 10.05, length: 1, durationMs: 1000, decodedMs: 1000 },
+      { replyId: 'r1', seq: 5, placedAt: 10, startAt: 11.05, length: 0.5, durationMs: 500, decodedMs: 500 },
+      { replyId: 'r1', seq: 9, placedAt: 10, startAt: 11.55, length: 0.25, durationMs: 250, decodedMs: 250 },
     ]);
   });
 

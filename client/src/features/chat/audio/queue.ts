@@ -111,7 +111,8 @@ export class SpeechQueue {
   private play(reply: ReplySchedule<Entry>, entry: Entry, buffer: AudioBufferLike): void {
     const context = this.context;
     if (!context) return;
-    const { startAt, length } = reply.place(entry, buffer.duration, context.currentTime);
+    const placedAt = context.currentTime;
+    const { startAt, length } = reply.place(entry, buffer.duration, placedAt);
     const source = context.createBufferSource();
     source.buffer = buffer;
     source.connect(context.destination);
@@ -125,6 +126,7 @@ export class SpeechQueue {
     recordPlayed({
       replyId: reply.replyId,
       seq: entry.seq,
+      placedAt,
       startAt,
       length,
       durationMs: entry.durationMs,
