@@ -191,7 +191,10 @@ function summary(values: (number | null)[]) {
   return {
     events: values.length,
     matched: found.length,
+    // Of every mouth event (one the sound analysis could not find counts as a miss), and of
+    // those it found (how the mouth sits against the sound it could see).
     withinPct: Number(((within / values.length) * 100).toFixed(1)),
+    withinMatchedPct: Number(((within / Math.max(1, found.length)) * 100).toFixed(1)),
     medianMs: Number(median(found).toFixed(1)),
     medianAbsMs: Number(median(found.map(Math.abs)).toFixed(1)),
   };
@@ -268,8 +271,9 @@ for (const language of ['es', 'en'] as const) {
     const n = summary(nowOffsets);
     const b = summary(beforeOffsets);
     lines.push(
-      `  ${language}: ${chunks.length} chunks, ${n.events} events — now ${n.withinPct} % within, median ${n.medianMs} ms, ` +
-        `median |offset| ${n.medianAbsMs} ms; before S-8 ${b.withinPct} %, median ${b.medianMs} ms, |${b.medianAbsMs}| ms`,
+      `  ${language}: ${chunks.length} chunks, ${n.events} events, ${n.matched} found in the sound — now ${n.withinPct} % ` +
+        `within (${n.withinMatchedPct} % of those found), median ${n.medianMs} ms, median |offset| ${n.medianAbsMs} ms; ` +
+        `before S-8 ${b.withinPct} % (${b.withinMatchedPct} %), median ${b.medianMs} ms, |${b.medianAbsMs}| ms`,
     );
   } finally {
     await server.dispose();
