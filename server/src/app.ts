@@ -128,6 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   // REDIS_URL: what instances share (rooms, limits, replies in flight); unset: this process only.
   const scale = await openScaleOut(config.redisUrl, app.log);
+  // The synthesiser this app made (a pool of worker threads) ends with it; an injected one is its caller's.
+  if (deps.speech === undefined && speech?.close) app.addHook('onClose', () => speech.close?.());
   app.addHook('onClose', () => scale.close());
 
   registerErrorHandler(app);

@@ -51,6 +51,11 @@ const EnvSchema = z.object({
   // Speech synthesis (engines/speech): builtin espeak-ng wasm, an OpenAI-compatible
   // /v1/audio/speech, or none (replies without audio).
   SPEECH_ENGINE: z.enum(['builtin', 'openai', 'none']).default('builtin'),
+  // The builtin synthesiser's worker pool (engines/speech/synthesis-pool.ts; SPEC.md S-9, S-10):
+  // threads (0: the machine's cores), jobs waiting at most, longest wait before text only.
+  SPEECH_WORKERS: intFrom(0, 64).default(0),
+  SPEECH_QUEUE_MAX: intFrom(1, 100_000).default(512),
+  SPEECH_MAX_WAIT_MS: intFrom(100, 600_000).default(8000),
   SPEECH_OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
   SPEECH_OPENAI_API_KEY: z.string().min(1).optional(),
   SPEECH_OPENAI_MODEL: z.string().min(1).default('tts-1'),
@@ -183,6 +188,12 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     replyTokenDelayMs: e.REPLY_TOKEN_DELAY_MS,
     ...dependent,
     speechEngine: e.SPEECH_ENGINE,
+    /** The builtin synthesiser's worker pool: null size is the machine's cores. */
+    speechPool: {
+      size: e.SPEECH_WORKERS || null,
+      maxQueued: e.SPEECH_QUEUE_MAX,
+      maxWaitMs: e.SPEECH_MAX_WAIT_MS,
+    },
     transcribeEngine: e.TRANSCRIBE_ENGINE,
     /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */
     transcribePocketsphinxModel: resolve(e.TRANSCRIBE_POCKETSPHINX_MODEL),

@@ -108,5 +108,81 @@ describe('S-4 encoded once', () => {
     expect(mp3Frames(stored)[0]?.offset).toBeGreaterThan(0);
     const sent = Buffer.concat(chunks.map((p) => audioFrames(new Uint8Array(p.audio as Uint8Array))));
     expect(audioFrames(stored).equals(sent)).toBe(true);
+    expect((reply as { speech?: string }).speech).toBeUndefined();
+  });
+});
+
+/** Eight sentences, all ready at once: the reply's text is written long before it is voiced. */
+const LONG = Array.from(
+  { length: 8 },
+  (_, i) => `Esta es la frase número ${i + 1}, dicha con calma y con cariño para ti.`,
+).join(' ');
+const instantLong: ReplyEngine = {
+  name: 'instant-long',
+  async *stream(request): AsyncIterable<ReplyChunk> {
+    for (const piece of LONG.match(/\S+\s*/g) ?? []) {
+      if (request.signal.aborted) return;
+      yield await Promise.resolve({ type: 'text' as const, text: piece });
+    }
+  },
+};
+const builtin = (env: Record<string, string>) =>
+  createSpeechSynthesizer(loadConfig({ DATA_DIR: '/tmp/alma-s8-config', SPEECH_ENGINE: 'builtin', ...env }));
+
+describe('S-9/S-10 speech in worker threads, first clauses first', () => {
+  it("text never waits for audio, and a later reply's first clause is voiced before an earlier reply's later clauses", async () => {
+    // Nothing waits too long here, however loaded the machine (S-10's refusal is the next test's).
+    const speech = builtin({ SPEECH_WORKERS: '1', SPEECH_MAX_WAIT_MS: '600000' });
+    const server = await startTestServer({}, undefined, { engine: instantLong, speech });
+    servers.push(server);
+    const [a, b] = [await connectedUser(server), await connectedUser(server)];
+    const arrivals: string[] = [];
+    a.socket.on(ServerEvent.speechChunk, () => arrivals.push('a'));
+    b.socket.on(ServerEvent.speechChunk, () => arrivals.push('b'));
+    const sentA = await a.request(ClientEvent.chatSend, { clientMessageId: 'a-1', message: 'Hola' });
+    if (!sentA.ok) throw new Error(JSON.stringify(sentA.error));
+    // S-9: the whole text arrives while the first clauses are still being voiced.
+    await a.waitFor(
+      (e) =>
+        e
+          .filter((x) => x.event === ServerEvent.chatDelta)
+          .map((x) => x.payload.text)
+          .join('') === LONG,
+    );
+    expect(arrivals.filter((x) => x === 'a').length).toBeLessThan(2);
+    const sentB = await b.request(ClientEvent.chatSend, { clientMessageId: 'b-1', message: 'Hola' });
+    if (!sentB.ok) throw new Error(JSON.stringify(sentB.error));
+    await a.waitForReplyEnd(sentA.data.replyId, 120_000);
+    await b.waitForReplyEnd(sentB.data.replyId, 120_000);
+    // S-10: b's first clause was served before a's later ones still waiting.
+    expect(arrivals.indexOf('b')).toBeLessThan(arrivals.lastIndexOf('a'));
+    expect(a.replyEvents(sentA.data.replyId).at(-1)?.payload.speech).toBeUndefined();
+    expect(a.problems).toEqual([]);
+  });
+
+  it('a reply that cannot be voiced in time goes on as text, whole, with speech: busy — no socket stalls', async () => {
+    const speech = builtin({ SPEECH_WORKERS: '1', SPEECH_QUEUE_MAX: '1' });
+    const server = await startTestServer({}, undefined, { engine: instantLong, speech });
+    servers.push(server);
+    const users = await Promise.all(Array.from({ length: 4 }, () => connectedUser(server)));
+    const sent = await Promise.all(
+      users.map(async (c, i) => {
+        const ack = await c.request(ClientEvent.chatSend, { clientMessageId: `busy-${i}`, message: 'Hola' });
+        if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+        await c.waitForReplyEnd(ack.data.replyId, 120_000);
+        return c.replyEvents(ack.data.replyId).at(-1)?.payload as {
+          message: { content: string; audioUrl: string | null; isComplete: boolean };
+          speech?: string;
+        };
+      }),
+    );
+    for (const reply of sent) expect(reply.message).toMatchObject({ content: LONG, isComplete: true });
+    const busy = sent.filter((r) => r.speech === 'busy');
+    expect(busy.length).toBeGreaterThan(0);
+    for (const reply of busy) expect(reply.message.audioUrl).toBeNull();
+    for (const c of users) {
+      expect(c.socket.connected).toBe(true);
+      expect(c.problems).toEqual([]);
+    }
   });
 });

@@ -119,6 +119,11 @@ export const ChatReplyEventSchema = ReplyEvent.extend({
   clientMessageId: z.string().nullable(),
   message: MessageSchema,
   reply: ChatReplySchema,
+  /**
+   * Present when a spoken reply was not voiced to the end (SPEC.md S-3, S-10): `busy` — the
+   * server could not voice it in time and it went on as text; `failed` — synthesis failed.
+   */
+  speech: z.enum(['busy', 'failed']).optional(),
 });
 export const ChatErrorSchema = ErrorBodySchema.extend({
   clientMessageId: z.string().optional(),

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import { ConfigError } from '../../config.ts';
-import { createBuiltinSynthesizer } from './builtin.ts';
 import { createOpenAISynthesizer } from './openai.ts';
+import { createSynthesisPool } from './synthesis-pool.ts';
 import type { SpeechSynthesizer } from './types.ts';
 
 /**
@@ -12,7 +12,12 @@ import type { SpeechSynthesizer } from './types.ts';
 export function createSpeechSynthesizer(config: Config): SpeechSynthesizer | null {
   switch (config.speechEngine) {
     case 'builtin':
-      return createBuiltinSynthesizer();
+      // espeak-ng and the MP3 encoder in worker threads, off the event loop (SPEC.md S-9).
+      return createSynthesisPool({
+        size: config.speechPool.size ?? undefined,
+        maxQueued: config.speechPool.maxQueued,
+        maxWaitMs: config.speechPool.maxWaitMs,
+      });
     case 'openai': {
       const openai = config.speechOpenai;
       if (!openai) throw new ConfigError(['SPEECH_ENGINE=openai: SPEECH_OPENAI_* settings missing']);

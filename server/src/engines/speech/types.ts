@@ -33,6 +33,8 @@ export interface SynthesisRequest {
   language: Language;
   voice: VoiceParams;
   signal: AbortSignal;
+  /** The reply's first clause: served before anyone's later clauses where jobs queue (SPEC.md S-10). */
+  first?: boolean;
 }
 
 /** One Oculus viseme at a time offset: `v` is `sil`, `PP`, `FF`, `TH`, `DD`, `kk`, `CH`, `SS`, `nn`, `RR`, `aa`, `E`, `I`, `O`, `U`. */
@@ -65,6 +67,8 @@ export interface SpeechSynthesizer {
   /** Reported by /health (engines.speech). */
   readonly name: string;
   synthesize(request: SynthesisRequest): Promise<SynthesisResult>;
+  /** Stops what the synthesiser runs (worker threads); called when the app closes. */
+  close?(): Promise<void>;
   /** Encodes a whole reply's PCM as one file (the stored `audioUrl`). */
   encodeFile(
     pcm: Int16Array,

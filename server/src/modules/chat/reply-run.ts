@@ -325,7 +325,13 @@ export class ReplyRun implements RunnableReply {
       ? toSessionContext(userMessage.sessionId, recorded.context, recorded.dominant)
       : toSessionContext(userMessage.sessionId, state.context, state.session.dominantEmotion);
     const reply = chatReplyFrom(message, userMessage, this.gesture, sessionContext);
-    this.out.reply({ clientMessageId: userMessage.clientMessageId, message, reply });
+    const speechStatus = speech?.status;
+    this.out.reply({
+      clientMessageId: userMessage.clientMessageId,
+      message,
+      reply,
+      ...(speechStatus ? { speech: speechStatus } : {}),
+    });
     if (recorded?.renamed) {
       this.deps.publisher.toUser(userId, 'session:updated', { kind: 'renamed', session: recorded.session });
     }

@@ -1,5 +1,6 @@
 import type { Language } from '@alma/protocol';
 import { createSpeechChunker } from '../../engines/speech/chunker.ts';
+import { SpeechBusyError } from '../../engines/speech/synthesis-pool.ts';
 import type { SpeechSynthesizer, SynthesisResult, VoiceParams } from '../../engines/speech/types.ts';
 import type { Log } from '../../lib/logger.ts';
 import { LANGUAGE_CODE, SYSTEM_VOICES, findSystemVoice } from '../voices/catalogue.ts';
@@ -115,6 +116,8 @@ export function createReplySpeech(options: ReplySpeechOptions) {
   let cutCount = 0;
   let timelineMs = 0;
   let failed = false;
+  /** Why speech stopped early (SPEC.md S-10): null while every clause is voiced. */
+  let status: 'busy' | 'failed' | null = null;
   /** Text cut but not speakable (punctuation only): carried into the next chunk's slice. */
   let carry = '';
 
@@ -128,7 +131,13 @@ export function createReplySpeech(options: ReplySpeechOptions) {
     carry = '';
     if (failed || signal.aborted) return;
     const index = cutCount++;
-    const pending = synthesizer.synthesize({ text: slice.trim(), language, voice, signal });
+    const pending = synthesizer.synthesize({
+      text: slice.trim(),
+      language,
+      voice,
+      signal,
+      first: index === 0,
+    });
     pending.catch(() => undefined); // awaited (and its failure handled) in order below
     tail = tail.then(async () => {
       if (failed || signal.aborted) return;
@@ -137,9 +146,15 @@ export function createReplySpeech(options: ReplySpeechOptions) {
         result = await untilAborted(pending, signal);
       } catch (error) {
         if (!signal.aborted) {
-          // The text wins (S-3): no more speech for this reply; what was spoken stays spoken.
+          // The text wins (S-3, S-10): no more speech for this reply; what was spoken stays spoken.
           failed = true;
-          log.error({ err: error, replyId, chunk: index }, 'speech synthesis failed');
+          if (error instanceof SpeechBusyError) {
+            status = 'busy';
+            log.warn({ replyId, chunk: index }, 'speech too busy: the reply goes on as text');
+          } else {
+            status = 'failed';
+            log.error({ err: error, replyId, chunk: index }, 'speech synthesis failed');
+          }
         }
         return;
       }
@@ -168,6 +183,10 @@ export function createReplySpeech(options: ReplySpeechOptions) {
     },
     get failed(): boolean {
       return failed;
+    },
+    /** Null when every clause was voiced; `busy` or `failed` when the reply went on as text. */
+    get status(): 'busy' | 'failed' | null {
+      return status;
     },
     get timelineMs(): number {
       return timelineMs;
