@@ -166,6 +166,33 @@ describe('builtin speech synthesizer (espeak-ng wasm)', () => {
     ]);
   });
 
+  it('S-11: a clause sounds the same whatever was spoken before it, on this instance or another', async () => {
+    // Without a fresh state per call, "Lucía." spoken after other clauses moved a phoneme by 1 ms
+    // and the same clause's samples differed from call to call (espeak's flutter and noise state).
+    const clause = request('es', { text: 'Lucía.' });
+    const other = request('es', { text: 'Siento mucho que estés así,' });
+    const fingerprint = async (s: BuiltinSpeechSynthesizer) => {
+      const r = await s.synthesizeDetailed(clause);
+      return {
+        durationMs: r.durationMs,
+        phonemes: r.phonemes,
+        words: r.words,
+        pcm: Buffer.from(r.pcm.buffer),
+      };
+    };
+    const first = await fingerprint(synth);
+    const history = [other, request('en'), other, clause, other, other];
+    for (const earlier of history) {
+      await synth.synthesize(earlier);
+      expect(await fingerprint(synth)).toEqual(first);
+    }
+    // Another instance (another pool worker): the same timings. Its noise is its own, so not its samples.
+    const fresh = createBuiltinSynthesizer();
+    await fresh.synthesize(request('en'));
+    const { pcm: _pcm, ...timings } = first;
+    expect(await fingerprint(fresh)).toMatchObject(timings);
+  });
+
   it('encodes a whole reply as one MP3 file', async () => {
     const a = await synth.synthesize(request('es'));
     const b = await synth.synthesize(request('es', { text: 'Y esto es todo por hoy.' }));

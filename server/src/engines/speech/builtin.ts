@@ -1,6 +1,6 @@
 import type { Language } from '@alma/protocol';
 import { AppError } from '../../lib/app-error.ts';
-import { createEspeakWorker, type ESpeakEvent, type ESpeakNGWorker } from './espeak-ng.ts';
+import { createPristineEspeak, type ESpeakEvent, type PristineEspeak } from './espeak-ng.ts';
 import { concatPcm, encodeMp3, encodeMp3File } from './mp3.ts';
 import type {
   SpeechSynthesizer,
@@ -17,8 +17,10 @@ import { visemesFromPhonemes, type PhonemeEvent } from './visemes.ts';
  *
  * One wasm worker, created on first use and reused (init 100–240 ms, a warm sentence 20–50 ms;
  * ENGINES.md). The worker is single-threaded and stateful (voice, rate, pitch), so calls run one
- * at a time through a queue; a call whose signal aborted while queued is skipped. espeak runs
- * synchronously, so an abort during a sentence takes effect when that sentence ends.
+ * at a time through a queue; a call whose signal aborted while queued is skipped. Each call starts
+ * from the same espeak state (espeak-ng.ts, PristineEspeak), so a clause's audio length, phonemes
+ * and words depend on its text and voice only, never on what was spoken before (SPEC.md S-11).
+ * espeak runs synchronously, so an abort during a sentence takes effect when that sentence ends.
  */
 export const ESPEAK_SAMPLE_RATE = 22_050;
 /** espeak's own defaults: 175 words per minute, pitch 50 of 0–99. */
@@ -48,11 +50,11 @@ export interface BuiltinSpeechOptions {
 }
 
 export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): BuiltinSpeechSynthesizer {
-  let worker: Promise<ESpeakNGWorker> | null = null;
+  let worker: Promise<PristineEspeak> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
 
-  function getWorker(): Promise<ESpeakNGWorker> {
-    worker ??= createEspeakWorker().catch((error: unknown) => {
+  function getWorker(): Promise<PristineEspeak> {
+    worker ??= createPristineEspeak().catch((error: unknown) => {
       worker = null; // the next call tries again
       throw new AppError('reply_failed', { detail: `espeak-ng init failed: ${String(error)}` });
     });
@@ -67,12 +69,14 @@ export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): Bu
   }
 
   function speak(
-    espeak: ESpeakNGWorker,
+    { worker: espeak, fits, restore }: PristineEspeak,
     text: string,
     language: Language,
     voice: VoiceParams,
     signal: AbortSignal,
   ) {
+    if (!fits(text)) throw new AppError('reply_failed', { detail: 'text too long for one speech call' });
+    restore();
     if (espeak.set_voice(voice.voice) !== 0 && espeak.set_voice(FALLBACK_VOICE[language]) !== 0) {
       throw new AppError('reply_failed', { detail: `espeak-ng has no voice ${voice.voice}` });
     }
@@ -129,7 +133,7 @@ export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): Bu
     async listVoices() {
       const espeak = await getWorker();
       return enqueue(() =>
-        espeak.list_voices().map((v) => ({
+        espeak.worker.list_voices().map((v) => ({
           identifier: v.identifier,
           name: v.name,
           language: v.languages[0]?.name ?? '',

@@ -37,13 +37,90 @@ export interface ESpeakNGWorker {
 
 interface ESpeakModule {
   eSpeakNGWorker: new () => ESpeakNGWorker;
+  /** The wasm memory, as bytes (the module replaces the view when memory grows). */
+  HEAPU8: Uint8Array;
 }
 
 const PACKAGE: string = '@echogarden/espeak-ng-emscripten';
 
+async function loadModule(): Promise<ESpeakModule> {
+  const { default: init } = (await import(PACKAGE)) as { default: () => Promise<ESpeakModule> };
+  return init();
+}
+
 /** Loads the wasm module (100–240 ms) and creates one worker. */
 export async function createEspeakWorker(): Promise<ESpeakNGWorker> {
-  const { default: init } = (await import(PACKAGE)) as { default: () => Promise<ESpeakModule> };
-  const module = await init();
+  const module = await loadModule();
   return new module.eSpeakNGWorker();
+}
+
+/**
+ * espeak-ng carries state from one `synthesize` call to the next — the pitch flutter's phase, the
+ * wave generator's cycle, its noise generator — so the same clause comes out with phonemes ±1–5 ms
+ * apart depending on what that instance spoke before (measured: "Lucía." after two other clauses
+ * puts a phoneme at 315 ms instead of 314). A reply's clauses spoken by different instances
+ * (synthesis-pool.ts) would then depend on how the pool happened to share them out.
+ *
+ * So every clause starts from one state: after warm-up the module's memory (the part in use,
+ * ~1.2 MB) is copied, and `restore()` writes it back (~0.5 ms). The binding's JS side must agree
+ * with that memory: its string buffer is allocated (at STRING_BUFFER_BYTES) before the copy, and
+ * a longer text is refused (`fits`) rather than let the binding allocate outside it.
+ */
+export interface PristineEspeak {
+  worker: ESpeakNGWorker;
+  /** Whether `text` fits the binding's string buffer (UTF-8, with the voice name). */
+  fits: (text: string) => boolean;
+  /** Puts the module's memory back as it was after warm-up. */
+  restore: () => void;
+}
+
+/** The binding's string buffer: a speech chunk is ~300 characters (chunker.ts), a preview less. */
+const STRING_BUFFER_BYTES = 64 * 1024;
+const PAGE = 64 * 1024;
+const WARM_UP: [voice: string, text: string][] = [
+  ['en-us+f3', 'Hello! How are you today?'],
+  ['es+f3', '¡Hola! ¿Qué tal estás hoy?'],
+];
+
+export async function createPristineEspeak(): Promise<PristineEspeak> {
+  const module = await loadModule();
+  const worker = new module.eSpeakNGWorker();
+  // A name longer than the buffer makes the binding grow its buffer at its next call (no voice has it).
+  worker.set_voice('x'.repeat(STRING_BUFFER_BYTES));
+  for (const [voice, text] of WARM_UP) {
+    worker.set_voice(voice);
+    worker.synthesize(text, () => false);
+  }
+  const used = usedBytes(module.HEAPU8);
+  const snapshot = module.HEAPU8.slice(0, used);
+  let dirtyEnd = used;
+  return {
+    worker,
+    fits: (text) => Buffer.byteLength(text) + 256 < STRING_BUFFER_BYTES,
+    restore() {
+      const heap = module.HEAPU8;
+      // The heap grows upward from its top: pages written past the copy are cleared too.
+      while (dirtyEnd < heap.length && !isZero(heap, dirtyEnd, PAGE)) dirtyEnd += PAGE;
+      heap.set(snapshot, 0);
+      if (dirtyEnd > snapshot.length) heap.fill(0, snapshot.length, Math.min(dirtyEnd, heap.length));
+      dirtyEnd = snapshot.length;
+    },
+  };
+}
+
+/** Bytes up to the last non-zero page (memory past the heap's top is all zero). */
+function usedBytes(heap: Uint8Array): number {
+  let end = heap.length - (heap.length % PAGE);
+  while (end > 0 && isZero(heap, end - PAGE, PAGE)) end -= PAGE;
+  return Math.min(heap.length, end + PAGE);
+}
+
+function isZero(heap: Uint8Array, from: number, length: number): boolean {
+  const words = new Int32Array(
+    heap.buffer,
+    heap.byteOffset + from,
+    Math.min(length, heap.length - from) >> 2,
+  );
+  for (const word of words) if (word !== 0) return false;
+  return true;
 }

@@ -21,9 +21,9 @@ export type SpeechJobResult =
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;
 
-/** espeak's wasm compiles on first use: done before the pool counts this worker as ready. */
+/** espeak's wasm compiles on first use: done (without speaking) before the pool counts this worker as ready. */
 void synthesizer
-  .synthesize({ text: 'Hola.', language: 'es', voice: { voice: 'es' }, signal: never })
+  .listVoices()
   .catch(() => undefined)
   .then(() => parentPort?.postMessage({ ready: true }));
 
