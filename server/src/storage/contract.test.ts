@@ -1408,6 +1408,12 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
   });
 }
 
+/** A user row as the first schema stored it (upgrade tests). */
+const OLD_USER_ROW = `INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
+    push_notifications, plan, role, avatar, stripe_customer_id, created_at)
+  VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 1, 'free', 'user',
+    NULL, NULL, '2024-01-01T00:00:00.000Z')`;
+
 describe('embedded (SQLite through libsql)', () => {
   let directory: string;
   let files = 0;
@@ -1581,10 +1587,7 @@ describe('embedded (SQLite through libsql)', () => {
     const db = new Database(file);
     migrate(db, MIGRATIONS.slice(0, 2));
     db.exec(`
-      INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
-        push_notifications, plan, role, avatar, stripe_customer_id, created_at)
-      VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 1, 'free', 'user',
-        NULL, NULL, '2024-01-01T00:00:00.000Z');
+      ${OLD_USER_ROW};
       INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at) VALUES
         ('session-0001', 'user-0001', 'Mine', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'),
         ('session-0002', 'user-0001', NULL, 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
@@ -1630,10 +1633,7 @@ describe('embedded (SQLite through libsql)', () => {
       MIGRATIONS.filter((m) => m.version <= 6),
     );
     db.exec(`
-      INSERT INTO users (id, name, email, password_hash, bio, language, theme, email_notifications,
-        push_notifications, plan, role, avatar, stripe_customer_id, created_at)
-      VALUES ('user-0001', 'Old', 'old@example.com', 'hash', '', 'es', 'dark', 1, 1, 'free', 'user',
-        NULL, NULL, '2024-01-01T00:00:00.000Z');
+      ${OLD_USER_ROW};
       INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at) VALUES
         ('session-0001', 'user-0001', 'A', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'),
         ('session-0002', 'user-0001', 'B', 'default', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
