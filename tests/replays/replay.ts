@@ -184,7 +184,8 @@ export async function runScenario(
       await client.waitFor(() => deltasOf(client, replyId) >= k);
       // No clean disconnect: what a flaky network does. socket.io reconnects and recovers (C-8).
       client.socket.io.engine.close();
-      await client.waitForReplyEnd(replyId, 20_000);
+      // As generous as below: this may be the first reply, waiting for the speech workers to start.
+      await client.waitForReplyEnd(replyId, 60_000);
       if (!client.socket.recovered) throw new Error('the connection was not recovered');
     }
     // Generous: on a busy machine the first reply also waits for the speech engine to compile.
