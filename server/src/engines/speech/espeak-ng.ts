@@ -50,8 +50,24 @@ async function loadModule(): Promise<ESpeakModule> {
 
 /** Loads the wasm module (100–240 ms) and creates one worker. */
 export async function createEspeakWorker(): Promise<ESpeakNGWorker> {
-  const module = await loadModule();
-  return new module.eSpeakNGWorker();
+  return newWorker(await loadModule());
+}
+
+/**
+ * espeak-ng seeds its random generator (the voice's noise and flutter) from the clock when it
+ * initialises, in the worker's constructor: two instances made a millisecond apart give the same
+ * clause different samples. Made under a fixed clock, every instance starts from the same seed.
+ * The constructor is synchronous, so no other code sees the fixed `Date.now`.
+ */
+const SEED_CLOCK_MS = Date.UTC(2024, 0, 1);
+function newWorker(module: ESpeakModule): ESpeakNGWorker {
+  const now = Date.now;
+  Date.now = () => SEED_CLOCK_MS;
+  try {
+    return new module.eSpeakNGWorker();
+  } finally {
+    Date.now = now;
+  }
 }
 
 /**
@@ -61,8 +77,9 @@ export async function createEspeakWorker(): Promise<ESpeakNGWorker> {
  * puts a phoneme at 315 ms instead of 314). A reply's clauses spoken by different instances
  * (synthesis-pool.ts) would then depend on how the pool happened to share them out.
  *
- * So every clause starts from one state: after warm-up the module's memory (the part in use,
- * ~1.2 MB) is copied, and `restore()` writes it back (~0.5 ms). The binding's JS side must agree
+ * So every clause starts from one state, the same in every instance (`newWorker`'s fixed seed):
+ * after warm-up the module's memory (the part in use, ~1.2 MB) is copied, and `restore()` writes
+ * it back (~0.5 ms). The binding's JS side must agree
  * with that memory: its string buffer is allocated (at STRING_BUFFER_BYTES) before the copy, and
  * a longer text is refused (`fits`) rather than let the binding allocate outside it.
  */
@@ -84,7 +101,7 @@ const WARM_UP: [voice: string, text: string][] = [
 
 export async function createPristineEspeak(): Promise<PristineEspeak> {
   const module = await loadModule();
-  const worker = new module.eSpeakNGWorker();
+  const worker = newWorker(module);
   // A name longer than the buffer makes the binding grow its buffer at its next call (no voice has it).
   worker.set_voice('x'.repeat(STRING_BUFFER_BYTES));
   for (const [voice, text] of WARM_UP) {
