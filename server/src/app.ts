@@ -91,6 +91,8 @@ export interface AlmaApp {
   voices: VoicesService;
   /** The dependency monitor (scale-out adds checks) and what this server can do (SPEC.md H-3). */
   health: { monitor: HealthMonitor; capabilities: Capability[] };
+  /** Starts the engines' workers and resolves once they are warm (SPEC.md S-12); idempotent. */
+  startEngines: () => Promise<void>;
 }
 
 /**
@@ -395,5 +397,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     voiceSlots.close();
   });
 
-  return { app, io, chat, account, audio, voices, health: { monitor, capabilities } };
+  const startEngines = async () => {
+    await speech?.start?.();
+  };
+  return { app, io, chat, account, audio, voices, health: { monitor, capabilities }, startEngines };
 }

@@ -25,10 +25,13 @@ export async function startServer(
     mongodbDbName: config.mongodbDb,
     dataDir: config.dataDir,
   });
-  const { app, health } = await buildApp({ config, storage, ...overrides });
+  const { app, health, startEngines } = await buildApp({ config, storage, ...overrides });
   try {
+    // Ready before reachable (SPEC.md S-12): /health answers once the speech workers are warm.
+    await startEngines();
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await app.close();
     await storage.close();
     throw error;
   }

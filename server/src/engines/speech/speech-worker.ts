@@ -21,11 +21,21 @@ export type SpeechJobResult =
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;
 
-/** espeak's wasm compiles on first use: done (without speaking) before the pool counts this worker as ready. */
-void synthesizer
-  .listVoices()
+/**
+ * Warm before the pool counts this worker as ready: espeak loaded (its wasm compiled, its data
+ * read) and a clause in each language spoken and encoded, so a reply's first clause does not pay
+ * for the encoder's first, unoptimised runs. A failure here is the first job's to report.
+ */
+const WARM_UP: { text: string; language: Language; voice: string }[] = [
+  { text: 'Hola, ¿qué tal estás hoy?', language: 'es', voice: 'es+f3' },
+  { text: 'Hello, how are you today?', language: 'en', voice: 'en-us+f3' },
+];
+void (async () => {
+  for (const { text, language, voice } of WARM_UP)
+    await synthesizer.synthesize({ text, language, voice: { voice }, signal: never });
+})()
   .catch(() => undefined)
-  .then(() => parentPort?.postMessage({ ready: true }));
+  .then(() => parentPort?.postMessage({ ready: true } satisfies SpeechJobResult));
 
 parentPort?.on('message', (job: SpeechJob) => {
   synthesizer.synthesize({ text: job.text, language: job.language, voice: job.voice, signal: never }).then(

@@ -11,6 +11,13 @@ import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult } from './typ
  * and the MP3 encoder never run on the event loop, so a reply's text, acks and pings never wait
  * behind audio. Jobs are served by speech-scheduler.ts (first clauses first, bounded); a refused
  * job rejects with SpeechBusyError and its reply goes on as text.
+ *
+ * Workers start on `start()` (the server calls it before it listens, S-12) or on the first job,
+ * and count as ready once warm: espeak loaded and one clause spoken and encoded, so the first
+ * reply pays neither the wasm's load nor the encoder's first, unoptimised runs. A worker that
+ * dies is replaced; one that dies before it was ready is not replaced until the next job, and the
+ * jobs waiting for it fail (their replies go on as text), so a worker that cannot start never
+ * loops.
  */
 export class SpeechBusyError extends Error {
   constructor() {
@@ -26,10 +33,13 @@ export interface SynthesisPoolOptions {
   maxQueued?: number;
   /** Longest a job may wait for a worker before its reply goes on as text (SPEECH_MAX_WAIT_MS). */
   maxWaitMs?: number;
+  /** Tests: another worker script in place of speech-worker.ts. */
+  entry?: { source: URL; bundle: string };
 }
 
 export const DEFAULT_SPEECH_QUEUE_MAX = 512;
 export const DEFAULT_SPEECH_MAX_WAIT_MS = 8000;
+const SPEECH_WORKER = { source: new URL('./speech-worker.ts', import.meta.url), bundle: 'speech-worker.js' };
 
 interface PoolJob extends ScheduledJob {
   request: SynthesisRequest;
@@ -43,64 +53,97 @@ interface Slot {
   job: (PoolJob & { id: number }) | null;
 }
 
-export function createSynthesisPool(
-  options: SynthesisPoolOptions = {},
-): SpeechSynthesizer & { close(): Promise<void>; readonly size: number } {
+export interface SynthesisPool extends SpeechSynthesizer {
+  readonly size: number;
+  /** Worker threads running now, warm or starting. */
+  readonly workers: number;
+  /** Workers started and warm (or failed to start: their jobs fail); idempotent. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSynthesisPool(options: SynthesisPoolOptions = {}): SynthesisPool {
   const size = Math.max(1, options.size ?? availableParallelism());
+  const entry = options.entry ?? SPEECH_WORKER;
   const scheduler = createSpeechScheduler<PoolJob>({
     maxQueued: options.maxQueued ?? DEFAULT_SPEECH_QUEUE_MAX,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_SPEECH_MAX_WAIT_MS,
   });
   const slots: Slot[] = [];
+  /** Resolved as each worker started by `fill` is ready or lost: what `start()` waits for. */
+  let starting: Promise<unknown>[] = [];
+  /** Why the last worker could not start; no respawn until the next job clears it. */
+  let startFailure: Error | null = null;
   let nextId = 0;
   let closed = false;
 
-  function spawn(): Slot {
-    const worker = startWorker(
-      { source: new URL('./speech-worker.ts', import.meta.url), bundle: 'speech-worker.js' },
-      null,
-    );
+  /**
+   * A worker keeps the process alive while it starts or works (someone awaits it: the server's
+   * start, a reply), never while it waits for work: it is unref'd whenever it is idle.
+   */
+  function spawn(): void {
+    const worker = startWorker(entry, null);
     const slot: Slot = { worker, ready: false, job: null };
+    let settle!: () => void;
+    starting.push(new Promise<void>((resolve) => (settle = resolve)));
     worker.on('message', (answer: SpeechJobResult) => {
       if ('ready' in answer) {
+        // A cold start is no one's wait (S-10): waits count from the first worker ready.
         if (!slots.some((s) => s.ready)) scheduler.restartClocks(performance.now());
         slot.ready = true;
+        settle();
+        slot.worker.unref();
         pump();
         return;
       }
       const job = slot.job;
       if (!job || job.id !== answer.id) return;
       slot.job = null;
+      slot.worker.unref();
       if (answer.ok) job.resolve(answer.result);
       else job.reject(new Error(answer.message));
       pump();
     });
-    const lost = (error: unknown) => {
-      const job = slot.job;
-      slot.job = null;
+    const lost = (reason: unknown) => {
+      if (!slots.includes(slot)) return;
       slots.splice(slots.indexOf(slot), 1);
-      job?.reject(error instanceof Error ? error : new Error(`speech worker exited: ${String(error)}`));
-      if (!closed) pump();
+      settle();
+      const error = reason instanceof Error ? reason : new Error(`speech worker exited: ${String(reason)}`);
+      slot.job?.reject(error);
+      slot.job = null;
+      if (closed) return;
+      if (!slot.ready) {
+        startFailure = error;
+        // No worker will serve what waits unless one is ready: fail it rather than wait forever.
+        if (!slots.some((s) => s.ready)) failWaiting(error);
+      }
+      pump();
     };
     worker.on('error', lost);
-    worker.on('exit', (code) => {
-      if (slots.includes(slot)) lost(new Error(`speech worker exited with code ${code}`));
-    });
-    worker.unref();
+    worker.on('exit', (code) => lost(new Error(`speech worker exited with code ${code}`)));
     slots.push(slot);
-    return slot;
+  }
+
+  function fill(): void {
+    if (closed || startFailure) return;
+    while (slots.length < size) spawn();
+  }
+
+  function failWaiting(error: Error): void {
+    for (let job = scheduler.next(); job; job = scheduler.next()) job.reject(error);
   }
 
   function pump(): void {
     if (closed) return;
+    fill();
     for (;;) {
-      while (slots.length < size) spawn();
       const idle = slots.find((s) => s.ready && s.job === null);
       if (!idle) return;
       const job = scheduler.next();
       if (!job) return;
       const id = nextId++;
       idle.job = Object.assign(job, { id });
+      idle.worker.ref();
       const { text, language, voice } = job.request;
       const message: SpeechJob = {
         id,
@@ -115,12 +158,25 @@ export function createSynthesisPool(
   return {
     name: 'builtin',
     size,
+    get workers() {
+      return slots.length;
+    },
+    async start() {
+      fill();
+      // Workers lost and replaced while starting add to the list: wait until it stops growing.
+      for (let seen = 0; seen < starting.length;) {
+        seen = starting.length;
+        await Promise.all(starting);
+      }
+      starting = [];
+    },
     synthesize(request) {
       return new Promise<SynthesisResult>((resolve, reject) => {
         if (closed || request.signal.aborted) {
           reject(new DOMException('aborted', 'AbortError'));
           return;
         }
+        startFailure = null; // a new job tries the workers again
         const job: PoolJob = {
           request,
           first: request.first ?? false,
@@ -137,11 +193,7 @@ export function createSynthesisPool(
     encodeFile: encodeMp3File,
     async close() {
       closed = true;
-      for (;;) {
-        const job = scheduler.next();
-        if (!job) break;
-        job.refuse('aborted');
-      }
+      for (let job = scheduler.next(); job; job = scheduler.next()) job.refuse('aborted');
       await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
     },
   };

@@ -67,6 +67,11 @@ export interface SpeechSynthesizer {
   /** Reported by /health (engines.speech). */
   readonly name: string;
   synthesize(request: SynthesisRequest): Promise<SynthesisResult>;
+  /**
+   * Starts what the synthesiser runs (worker threads) and resolves once it is warm; the server
+   * awaits it before it listens (SPEC.md S-12). Without it, the first request starts it.
+   */
+  start?(): Promise<void>;
   /** Stops what the synthesiser runs (worker threads); called when the app closes. */
   close?(): Promise<void>;
   /** Encodes a whole reply's PCM as one file (the stored `audioUrl`). */

@@ -1,0 +1,78 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createSynthesisPool, SpeechBusyError, type SynthesisPool } from './synthesis-pool.ts';
+import type { SynthesisRequest } from './types.ts';
+
+/** The builtin synthesiser's worker pool (SPEC.md S-9, S-10, S-12), with real worker threads. */
+const pools: SynthesisPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+const clause = (text: string, signal = new AbortController().signal): SynthesisRequest => ({
+  text,
+  language: 'es',
+  voice: { voice: 'es+f3' },
+  signal,
+  first: true,
+});
+
+describe('the speech worker pool', () => {
+  // Two workers, started once: warming them is the slow part (seconds on a loaded machine).
+  const pool = createSynthesisPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it('S-12 start() resolves once every worker is warm; a clause is then voiced, MP3 with timings', async () => {
+    expect(pool.workers).toBe(0); // nothing runs until asked
+    await pool.start();
+    expect(pool.workers).toBe(2);
+    await pool.start(); // idempotent: no more workers
+    expect(pool.workers).toBe(2);
+    const result = await pool.synthesize(clause('Hola, ¿qué tal?'));
+    expect(result.mimeType).toBe('audio/mpeg');
+    expect(result.durationMs).toBeGreaterThan(300);
+    expect(result.words.map((w) => w.text)).toEqual(['Hola', 'qué', 'tal']);
+  }, 120_000);
+
+  it('S-11 the same clause comes out the same from either worker', async () => {
+    await pool.start();
+    // Two at once: one on each worker.
+    const [a, b] = await Promise.all([
+      pool.synthesize(clause('Me alegra verte.')),
+      pool.synthesize(clause('Me alegra verte.')),
+    ]);
+    expect(b.durationMs).toBe(a.durationMs);
+    expect(b.visemes).toEqual(a.visemes);
+    expect(Buffer.from(b.audio).equals(Buffer.from(a.audio))).toBe(true);
+  }, 120_000);
+
+  it('S-10 a clause aborted while it waits is never voiced; a full queue refuses with SpeechBusyError', async () => {
+    const pool = createSynthesisPool({ size: 1, maxQueued: 1 });
+    pools.push(pool);
+    await pool.start();
+    const running = pool.synthesize(clause('Esta frase ocupa al único trabajador un buen rato.'));
+    const stop = new AbortController();
+    const waiting = pool.synthesize(clause('Esta espera su turno.', stop.signal));
+    const refused = pool.synthesize({ ...clause('Y esta no cabe.'), first: false });
+    await expect(refused).rejects.toBeInstanceOf(SpeechBusyError);
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await running).durationMs).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('S-12 a worker that cannot start fails the clauses waiting for it and is not restarted in a loop', async () => {
+    // A worker script that does not exist: what a server built without its speech-worker bundle does.
+    const pool = createSynthesisPool({
+      size: 2,
+      entry: { source: new URL('./no-such-worker.ts', import.meta.url), bundle: 'no-such-worker.js' },
+    });
+    pools.push(pool);
+    await pool.start(); // resolves: a failed start does not hold the server back
+    await expect(pool.synthesize(clause('Hola.'))).rejects.not.toBeInstanceOf(SpeechBusyError);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pool.workers).toBe(0);
+    // The next clause tries again (and fails the same way here).
+    await expect(pool.synthesize(clause('Hola otra vez.'))).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pool.workers).toBe(0);
+  }, 120_000);
+});
