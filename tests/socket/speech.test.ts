@@ -237,6 +237,23 @@ describe('speech edge cases', () => {
     expect(reply?.message.content.length).toBeGreaterThan(0);
   });
 
+  it('S-3/S-10 once a clause fails, the reply’s later clauses are called off, not voiced for nothing', async () => {
+    // Each clause takes 1 s; the first fails, and the later ones were already asked for.
+    let answered = 0;
+    const synth = createFakeSynthesizer({ delayMs: 1000, fail: () => answered++ === 0 });
+    const server = await startTestServer({}, undefined, { speech: synth });
+    servers.push(server);
+    const c = await connect(server, await registerUser(server.url));
+    const sent = await send(c, 'fails-later-1');
+    await c.waitForReplyEnd(sent.replyId);
+    const reply = c.replyEvents(sent.replyId).at(-1)?.payload as { speech?: string };
+    expect(reply.speech).toBe('failed');
+    expect(synth.calls.length).toBeGreaterThan(1);
+    expect(synth.calls.slice(1).map((call) => call.signal.aborted)).toEqual(
+      synth.calls.slice(1).map(() => true),
+    );
+  });
+
   it('S-1 SPEECH_ENGINE=none: no speech:chunk, audioUrl null, /health says none', async () => {
     const server = await start({ SPEECH_ENGINE: 'none' }, null);
     const user = await registerUser(server.url);

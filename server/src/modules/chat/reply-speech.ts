@@ -120,6 +120,13 @@ export function createReplySpeech(options: ReplySpeechOptions) {
   let status: 'busy' | 'failed' | null = null;
   /** Text cut but not speakable (punctuation only): carried into the next chunk's slice. */
   let carry = '';
+  /**
+   * The reply's clauses' own signal: aborted with the reply, and when speech stops early, so the
+   * clauses still waiting for a worker leave the queue instead of being voiced for nothing (S-10).
+   */
+  const clauses = new AbortController();
+  const stopClauses = () => clauses.abort();
+  signal.addEventListener('abort', stopClauses, { once: true });
 
   const enqueue = (raw: string) => {
     const slice = carry + raw;
@@ -135,7 +142,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
       text: slice.trim(),
       language,
       voice,
-      signal,
+      signal: clauses.signal,
       first: index === 0,
     });
     pending.catch(() => undefined); // awaited (and its failure handled) in order below
@@ -148,6 +155,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
         if (!signal.aborted) {
           // The text wins (S-3, S-10): no more speech for this reply; what was spoken stays spoken.
           failed = true;
+          stopClauses();
           if (error instanceof SpeechBusyError) {
             status = 'busy';
             log.warn({ replyId, chunk: index }, 'speech too busy: the reply goes on as text');
@@ -174,6 +182,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
     async finish(): Promise<void> {
       for (const piece of chunker.flush()) enqueue(piece);
       await tail;
+      signal.removeEventListener('abort', stopClauses);
     },
     /** Resolves when no chunk is being emitted any more (after a stop: at once, nothing new emits). */
     settled: (): Promise<void> => tail,
