@@ -84,7 +84,9 @@ export default defineConfig({
     cwd: root,
     url: `http://localhost:${PORT}/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The server listens once its speech workers are warm (SPEC.md S-12): seconds when quiet,
+    // most of a minute on a loaded 2-core machine.
+    timeout: 120_000,
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
