@@ -3,6 +3,7 @@ import { useCustomAvatarName } from '../features/avatar/use-avatar-name.ts';
 import { AvatarSelectorModal } from '../features/avatar/selector/AvatarSelector.tsx';
 import { ChatPage } from '../features/chat/ChatPage.tsx';
 import { VoicePickerModal } from '../features/voice/VoicePicker.tsx';
+import '../styles/choices.css';
 
 /** /chat: the chat screen with the avatar feature's 3D stage and selector, and the voice picker, composed in. */
 export function ChatRoute() {

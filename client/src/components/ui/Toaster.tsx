@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useToasts } from '../../lib/toast.ts';
 import { Icon } from './Icon.tsx';
+import './toaster.css';
 
 /** Shows the toasts of lib/toast.ts, newest last; each dismisses itself or on its close button. */
 export function Toaster() {

@@ -21,6 +21,7 @@ import { useChatEvents } from './hooks/use-chat-events.ts';
 import { useChatOverlay } from './hooks/use-chat-overlay.ts';
 import { useConversation } from './store/conversation.ts';
 import { useSessions } from './store/sessions.ts';
+import './chat.css';
 
 /** What app/ composes into the chat from the avatar and voice features (features never import each other). */
 export interface ChatPageSlots {

@@ -14,6 +14,7 @@ import { PreferencesTab } from './components/PreferencesTab.tsx';
 import { ProfileTab } from './components/ProfileTab.tsx';
 import { SubscriptionTab } from './components/SubscriptionTab.tsx';
 import { UsageTab } from './components/UsageTab.tsx';
+import './dashboard.css';
 
 const TABS = ['overview', 'profile', 'subscription', 'usage', 'preferences'] as const;
 type Tab = (typeof TABS)[number];

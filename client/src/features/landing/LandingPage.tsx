@@ -10,6 +10,7 @@ import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { PRICES, type Billing } from './pricing.ts';
+import './landing.css';
 
 const FEATURES: {
   key: 'conversations' | 'avatar' | 'voice' | 'adaptive' | 'privacy' | 'browser';

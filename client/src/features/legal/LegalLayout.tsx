@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { FooterNav } from '../../components/ui/FooterNav.tsx';
 import { PageShell } from '../../components/ui/PageShell.tsx';
+import './legal.css';
 
 export function LegalLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();

@@ -14,6 +14,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
 import { ChoiceStep } from './ChoiceStep.tsx';
 import { VoiceStep, type RenderVoicePicker } from './VoiceStep.tsx';
+import './onboarding.css';
 
 const STEPS = ['avatar', 'voice', 'finish'] as const;
 

@@ -11,6 +11,7 @@ import { PreviewAudio, PreviewButton } from './PreviewButton.tsx';
 import { useVoices } from './store.ts';
 import { VoiceUploadPanel } from './VoiceUploadPanel.tsx';
 import './voice.css';
+import '../../styles/choices.css';
 
 /**
  * The onboarding's voice step (spec §2): the real catalogue as a compact radio list with a

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { PageShell } from '../../../components/ui/PageShell.tsx';
+import '../auth.css';
 
 /** The frame of the sign-in screens: top bar with language and theme, a centred card. */
 export function AuthShell({ children }: { children: ReactNode }) {
