@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { localeParts } from './locale-parts.ts';
 
 /** The server (REST + socket.io) runs on :3000 and serves the built client; in dev Vite proxies to it. */
 const SERVER = 'http://localhost:3000';
@@ -63,7 +64,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), localeParts(), precompress()],
   server: {
     port: 5173,
     proxy: {

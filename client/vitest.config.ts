@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localeParts } from './locale-parts.ts';
 
 /**
  * Client unit tests, in a DOM. The environment is the client's own jsdom (src/test/
@@ -7,7 +8,7 @@ import react from '@vitejs/plugin-react';
  * root (31, Node ≥ 22), which cannot start on the Node 20 this project supports.
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), localeParts()],
   test: {
     name: 'client',
     root: import.meta.dirname,

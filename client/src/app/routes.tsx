@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
+import { loadAllTexts } from '../lib/i18n.ts';
 
 function Loading() {
   const { t } = useTranslation();
@@ -34,32 +35,40 @@ function onDemand<M>(
   };
 }
 
+/**
+ * A screen past the first ones: its chunk and the rest of the language's texts (lib/i18n.ts: the
+ * first render has only the first screens' texts), in parallel.
+ */
+function withAllTexts<M>(load: () => Promise<M>): () => Promise<M> {
+  return async () => (await Promise.all([load(), loadAllTexts()]))[0];
+}
+
 /** The signed-in screens (spec §2): onboarding, then chat and dashboard once it is finished. */
 const signedIn: RouteObject[] = [
   {
     path: '/onboarding',
     ...onDemand(
-      () => import('./onboarding-route.tsx'),
+      withAllTexts(() => import('./onboarding-route.tsx')),
       (m) => m.OnboardingRoute,
     ),
   },
   {
     ...onDemand(
-      () => import('./guards.tsx'),
+      withAllTexts(() => import('./guards.tsx')),
       (m) => m.RequireOnboarding,
     ),
     children: [
       {
         path: '/chat',
         ...onDemand(
-          () => import('./chat-route.tsx'),
+          withAllTexts(() => import('./chat-route.tsx')),
           (m) => m.ChatRoute,
         ),
       },
       {
         path: '/dashboard',
         ...onDemand(
-          () => import('../features/dashboard/DashboardPage.tsx'),
+          withAllTexts(() => import('../features/dashboard/DashboardPage.tsx')),
           (m) => m.DashboardPage,
         ),
       },
@@ -97,21 +106,21 @@ export const appRoutes: RouteObject[] = [
   {
     path: '/auth/callback',
     ...onDemand(
-      () => import('../features/auth/AuthCallbackPage.tsx'),
+      withAllTexts(() => import('../features/auth/AuthCallbackPage.tsx')),
       (m) => m.AuthCallbackPage,
     ),
   },
   {
     path: '/terms',
     ...onDemand(
-      () => import('../features/legal/TermsPage.tsx'),
+      withAllTexts(() => import('../features/legal/TermsPage.tsx')),
       (m) => m.TermsPage,
     ),
   },
   {
     path: '/privacy',
     ...onDemand(
-      () => import('../features/legal/PrivacyPage.tsx'),
+      withAllTexts(() => import('../features/legal/PrivacyPage.tsx')),
       (m) => m.PrivacyPage,
     ),
   },
@@ -132,21 +141,21 @@ export const appRoutes: RouteObject[] = [
   {
     path: '/contact',
     ...onDemand(
-      () => import('../features/legal/ContactPage.tsx'),
+      withAllTexts(() => import('../features/legal/ContactPage.tsx')),
       (m) => m.ContactPage,
     ),
   },
   {
     // The guards read preferences through the API client: loaded with the first signed-in screen.
     ...onDemand(
-      () => import('./guards.tsx'),
+      withAllTexts(() => import('./guards.tsx')),
       (m) => m.RequireAuth,
     ),
     children: [
       {
         // One socket for every signed-in screen (lib/realtime.ts); loaded with the first of them.
         ...onDemand(
-          () => import('./realtime-provider.tsx'),
+          withAllTexts(() => import('./realtime-provider.tsx')),
           (m) => m.RealtimeProvider,
         ),
         children: signedIn,

@@ -3,7 +3,7 @@ import i18next from 'i18next';
 import { EMOTIONS, ERROR_MESSAGES, FIELD_MESSAGES } from '@alma/protocol';
 import es from '../locales/es.json';
 import en from '../locales/en.json';
-import { createI18n, loadLanguage, toSupportedLanguage, translationOf } from './i18n.ts';
+import { createI18n, loadLanguage, TEXT_PARTS, toSupportedLanguage, translationOf } from './i18n.ts';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object') return [prefix];
@@ -99,19 +99,51 @@ describe('language detection (spec §1)', () => {
   });
 });
 
-describe('one language at a time (issue 12: a lean first screen)', () => {
+describe('one language at a time, in two parts (issue 12: a lean first screen)', () => {
   it('loads only the language it is asked for, with the protocol texts, once', async () => {
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
     const i18n = createI18n(i18next.createInstance());
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(false);
-    await loadLanguage('en', i18n);
+    await loadLanguage('en', TEXT_PARTS, i18n);
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
     expect(i18n.hasResourceBundle('es', 'translation')).toBe(false);
     expect(i18n.t('chat.send')).toBe('Send');
     expect(i18n.t('errors.limit_reached')).toBe(ERROR_MESSAGES.en.limit_reached);
-    await loadLanguage('es', i18n);
+    await loadLanguage('es', TEXT_PARTS, i18n);
     await i18n.changeLanguage('es');
     expect(i18n.t('chat.send')).toBe('Enviar');
+  });
+
+  it("the first part has the first screens' sections and the protocol texts; the rest the others", async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['es-ES']);
+    const i18n = createI18n(i18next.createInstance());
+    await loadLanguage('es', ['first'], i18n);
+    expect(i18n.t('auth.login.title')).toBe(es.auth.login.title);
+    expect(i18n.t('landing.hero.title')).toBe(es.landing.hero.title);
+    expect(i18n.t('errors.invalid_credentials')).toBe(ERROR_MESSAGES.es.invalid_credentials);
+    expect(i18n.t('validation.emailInvalid')).toBe(FIELD_MESSAGES.es.emailInvalid);
+    expect(i18n.exists('chat.send')).toBe(false);
+    await loadLanguage('es', ['rest'], i18n);
+    expect(i18n.t('chat.send')).toBe('Enviar');
+    expect(i18n.t('auth.login.title')).toBe(es.auth.login.title);
+  });
+
+  it('the two parts together are the whole file, in both languages', async () => {
+    for (const [language, file] of [
+      ['es', es],
+      ['en', en],
+    ] as const) {
+      const i18n = createI18n(i18next.createInstance());
+      await loadLanguage(language, ['first'], i18n);
+      const first = keys(i18n.getResourceBundle(language, 'translation'));
+      await loadLanguage(language, ['rest'], i18n);
+      const all = keys(i18n.getResourceBundle(language, 'translation'));
+      expect(
+        keys(file).filter((k) => !all.includes(k)),
+        language,
+      ).toEqual([]);
+      expect(first.length, language).toBeLessThan(all.length / 2);
+    }
   });
 });
 

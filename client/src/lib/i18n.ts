@@ -17,7 +17,7 @@ type LocaleFile = typeof es;
  * The protocol writes the error and field texts once (protocol/src/messages.ts); they are merged
  * here under `errors.*` and `validation.*`, beside the client's own `errors.*` keys.
  */
-function withProtocolTexts<T extends { errors: object }>(local: T, language: Language) {
+function withProtocolTexts<T extends { errors?: object }>(local: T, language: Language) {
   return {
     ...local,
     errors: { ...local.errors, ...ERROR_MESSAGES[language] },
@@ -28,17 +28,29 @@ function withProtocolTexts<T extends { errors: object }>(local: T, language: Lan
 export type AppTranslation = ReturnType<typeof withProtocolTexts<LocaleFile>>;
 
 /**
- * Each interface language is its own chunk: the first screen loads only the one it shows (issue
- * 12, "a lean first screen"); another is fetched when the user switches to it.
+ * Each language's texts come in two parts, each its own chunk (issue 12, "a lean first screen"):
+ * `first`, what the first screens show (client/locale-parts.ts lists its sections), loaded before
+ * the first render; `rest`, loaded with the first screen that needs it (app/routes.tsx) or in the
+ * background once the first screen is up. Another language is fetched when the user switches.
  */
-const localeFiles: Record<Language, () => Promise<LocaleFile>> = {
-  es: async () => (await import('../locales/es.json')).default,
-  en: async () => (await import('../locales/en.json')).default,
+export type TextPart = 'first' | 'rest';
+export const TEXT_PARTS: readonly TextPart[] = ['first', 'rest'];
+
+type Part = Partial<LocaleFile>;
+const localeParts: Record<Language, Record<TextPart, () => Promise<Part>>> = {
+  es: {
+    first: async () => (await import('../locales/es.json?part=first')).default as Part,
+    rest: async () => (await import('../locales/es.json?part=rest')).default as Part,
+  },
+  en: {
+    first: async () => (await import('../locales/en.json?part=first')).default as Part,
+    rest: async () => (await import('../locales/en.json?part=rest')).default as Part,
+  },
 };
 
-/** One language's texts as i18next resources: the locale file plus the protocol's texts. */
-export function translationOf(file: LocaleFile, language: Language): { translation: AppTranslation } {
-  return { translation: withProtocolTexts(file, language) };
+/** A language's texts (all of its file, or a part) as i18next resources, with the protocol's texts. */
+export function translationOf(file: Part, language: Language): { translation: AppTranslation } {
+  return { translation: withProtocolTexts(file, language) as AppTranslation };
 }
 
 export function isLanguage(value: unknown): value is Language {
@@ -102,14 +114,44 @@ export function createI18n(
 
 export const i18n = createI18n(i18next);
 
-/** Loads one language's texts into `instance` (once); resolves when they can be shown. */
-export async function loadLanguage(language: Language, instance: I18n = i18n): Promise<void> {
-  if (instance.hasResourceBundle(language, 'translation')) return;
-  const { translation } = translationOf(await localeFiles[language](), language);
-  instance.addResourceBundle(language, 'translation', translation, true, true);
+/** The parts each i18next instance has (or is fetching), so each is fetched once. */
+const partsOf = new WeakMap<I18n, Map<string, Promise<void>>>();
+
+/** Loads parts of one language's texts into `instance` (each once); resolves when they can be shown. */
+export function loadLanguage(
+  language: Language,
+  parts: readonly TextPart[] = TEXT_PARTS,
+  instance: I18n = i18n,
+): Promise<void> {
+  let loading = partsOf.get(instance);
+  if (!loading) partsOf.set(instance, (loading = new Map()));
+  const all = parts.map((part) => {
+    const key = `${language}:${part}`;
+    let done = loading.get(key);
+    if (!done) {
+      done = localeParts[language][part]().then((file) => {
+        const { translation } = translationOf(file, language);
+        instance.addResourceBundle(language, 'translation', translation, true, true);
+      });
+      // A failed fetch (offline) is tried again next time.
+      done.catch(() => loading.delete(key));
+      loading.set(key, done);
+    }
+    return done;
+  });
+  return Promise.all(all).then(() => undefined);
 }
 
-export async function setLanguage(language: Language): Promise<unknown> {
-  await loadLanguage(language);
+/** The rest of the interface language's texts: what every screen past the first ones awaits. */
+export function loadAllTexts(instance: I18n = i18n): Promise<void> {
+  return loadLanguage(currentLanguage(instance), TEXT_PARTS, instance);
+}
+
+/** Switches the interface language: `parts` of its texts first (all of them unless told). */
+export async function setLanguage(
+  language: Language,
+  parts: readonly TextPart[] = TEXT_PARTS,
+): Promise<unknown> {
+  await loadLanguage(language, parts);
   return i18n.changeLanguage(language);
 }
