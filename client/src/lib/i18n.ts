@@ -39,12 +39,12 @@ export const TEXT_PARTS: readonly TextPart[] = ['first', 'rest'];
 type Part = Partial<LocaleFile>;
 const localeParts: Record<Language, Record<TextPart, () => Promise<Part>>> = {
   es: {
-    first: async () => (await import('../locales/es.json?part=first')).default as Part,
-    rest: async () => (await import('../locales/es.json?part=rest')).default as Part,
+    first: async () => (await import('../locales/es.json?part=first')).default,
+    rest: async () => (await import('../locales/es.json?part=rest')).default,
   },
   en: {
-    first: async () => (await import('../locales/en.json?part=first')).default as Part,
-    rest: async () => (await import('../locales/en.json?part=rest')).default as Part,
+    first: async () => (await import('../locales/en.json?part=first')).default,
+    rest: async () => (await import('../locales/en.json?part=rest')).default,
   },
 };
 
@@ -124,7 +124,7 @@ export function loadLanguage(
   instance: I18n = i18n,
 ): Promise<void> {
   let loading = partsOf.get(instance);
-  if (!loading) partsOf.set(instance, (loading = new Map()));
+  if (!loading) partsOf.set(instance, (loading = new Map<string, Promise<void>>()));
   const all = parts.map((part) => {
     const key = `${language}:${part}`;
     let done = loading.get(key);

@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { LoginBodySchema, routes } from '@alma/protocol';
-import { call, errorText } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
 import { EmailField } from './components/EmailField.tsx';
+import { authClient, failureText } from './server.ts';
 import { rememberedEmail } from './store.ts';
 
 /**
@@ -21,7 +19,8 @@ export function ForgotPasswordPage() {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const code = fieldError(LoginBodySchema.shape.email, email);
+  const rules = authClient.use()?.rules;
+  const code = rules ? rules.loginEmail(email) : null;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -30,10 +29,13 @@ export function ForgotPasswordPage() {
     setSending(true);
     setFailure(null);
     try {
+      // Sent before the rules were here: check now (the field shows why once touched).
+      const { call, routes, rules: loaded } = await authClient.get();
+      if (loaded.loginEmail(email)) return;
       await call(routes.account.forgotPassword, { body: { email } });
       setSent(true);
     } catch (error) {
-      setFailure(errorText(error, t('errors.general')));
+      setFailure(await failureText(error, t('errors.general')));
     } finally {
       setSending(false);
     }

@@ -1,18 +1,15 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { LoginBodySchema } from '@alma/protocol';
 import { Checkbox, PasswordField } from '../../components/ui/Field.tsx';
 import { redirectTarget } from '../../lib/redirect.ts';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
 import { EmailField } from './components/EmailField.tsx';
 import { OAuthButtons } from './components/OAuthButtons.tsx';
+import { authClient } from './server.ts';
 import { rememberedEmail, useAuthFlow } from './store.ts';
-
-const { email: EmailSchema, password: PasswordSchema } = LoginBodySchema.shape;
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -36,9 +33,11 @@ export function LoginPage() {
   const [touched, setTouched] = useState({ email: false, password: false });
   const passwordRef = useRef<HTMLInputElement>(null);
 
-  const emailCode = fieldError(EmailSchema, email);
-  const passwordCode = fieldError(PasswordSchema, password);
-  const valid = emailCode === null && passwordCode === null;
+  // The rules arrive just after the page (./client.ts); until then nothing is sent or flagged.
+  const rules = authClient.use()?.rules;
+  const emailCode = rules ? rules.loginEmail(email) : null;
+  const passwordCode = rules ? rules.loginPassword(password) : null;
+  const valid = !!rules && emailCode === null && passwordCode === null;
 
   if (signedInOnArrival) return <Navigate to={redirectTarget(location.state)} replace />;
 

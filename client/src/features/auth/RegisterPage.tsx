@@ -1,25 +1,18 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import {
-  NameSchema,
-  NewPasswordSchema,
-  PLANS,
-  REGISTRATION_PLANS,
-  RegisterEmailSchema,
-  type FieldCode,
-  type Plan,
-} from '@alma/protocol';
+import { PLANS, REGISTRATION_PLANS, type FieldCode, type Plan } from '@alma/protocol';
 import { Checkbox, PasswordField, TextField } from '../../components/ui/Field.tsx';
 import { StepActions } from '../../components/ui/StepActions.tsx';
 import { Steps } from '../../components/ui/Steps.tsx';
 import { selectIsSignedIn, useSession } from '../../lib/session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useFocusOnChange } from '../../lib/use-focus-on-change.ts';
-import { fieldError } from '../../lib/validation.ts';
 import { AuthShell } from './components/AuthShell.tsx';
 import { EmailField } from './components/EmailField.tsx';
 import { OAuthButtons } from './components/OAuthButtons.tsx';
+import type { AuthRules } from './client.ts';
+import { authClient } from './server.ts';
 import { useAuthFlow } from './store.ts';
 
 type FieldName = 'name' | 'email' | 'password' | 'confirmPassword' | 'plan' | 'terms';
@@ -41,16 +34,16 @@ const STEP_FIELDS: FieldName[][] = [
 ];
 
 /** Spec §5 Register: the rules of each step, as field codes. */
-function validateStep(step: number, form: Form): Errors {
+function validateStep(step: number, form: Form, rules: AuthRules): Errors {
   const errors: Errors = {};
   const put = (field: FieldName, code: FieldCode | null) => {
     if (code) errors[field] = code;
   };
   if (step === 0) {
-    put('name', fieldError(NameSchema, form.name));
-    put('email', fieldError(RegisterEmailSchema, form.email));
+    put('name', rules.name(form.name));
+    put('email', rules.registerEmail(form.email));
   } else if (step === 1) {
-    put('password', fieldError(NewPasswordSchema, form.password));
+    put('password', rules.newPassword(form.password));
     if (!form.confirmPassword) put('confirmPassword', 'confirmPasswordRequired');
     else if (form.confirmPassword !== form.password) put('confirmPassword', 'passwordMismatch');
   } else {
@@ -121,10 +114,16 @@ export function RegisterPage() {
     }
   }
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (submitting) return;
-    const found = validateStep(step, form);
+    // The rules come with the auth client, fetched as the page shows (./server.ts).
+    const rules = await authClient.get().then(
+      (client) => client.rules,
+      () => null,
+    );
+    if (!rules) return;
+    const found = validateStep(step, form, rules);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       focusFirstInvalid(found);
@@ -162,7 +161,7 @@ export function RegisterPage() {
         </div>
       ) : null}
 
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <h2 className="form__step-title" ref={headingRef} tabIndex={-1}>
           <span className="visually-hidden">{t('auth.register.stepOf', { step: step + 1, total: 3 })}: </span>
           {stepLabels[step]}

@@ -1,19 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { NewPasswordSchema, routes, type FieldCode } from '@alma/protocol';
+import type { FieldCode } from '@alma/protocol';
 import { PasswordField } from '../../components/ui/Field.tsx';
-import { ApiError, call, errorText } from '../../lib/api.ts';
-import { usePreferences } from '../../lib/preferences.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { fieldError } from '../../lib/validation.ts';
+import type { AuthRules } from './client.ts';
 import { AuthShell } from './components/AuthShell.tsx';
+import { authClient, failureText } from './server.ts';
 import { startSession } from './store.ts';
 
 /** The password rules of spec §5 Register step 2, as field codes. */
-export function resetErrors(password: string, confirm: string) {
+export function resetErrors(password: string, confirm: string, rules: AuthRules) {
   const errors: { password?: FieldCode; confirmPassword?: FieldCode } = {};
-  const code = fieldError(NewPasswordSchema, password);
+  const code = rules.newPassword(password);
   if (code) errors.password = code;
   if (!confirm) errors.confirmPassword = 'confirmPasswordRequired';
   else if (confirm !== password) errors.confirmPassword = 'passwordMismatch';
@@ -39,7 +38,13 @@ export function ResetPasswordPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const found = resetErrors(password, confirm);
+    const client = await authClient.get().catch(() => null);
+    if (!client) {
+      setFailure({ message: t('errors.connectionFailed'), linkInvalid: false });
+      return;
+    }
+    const { ApiError, call, routes, rules, usePreferences } = client;
+    const found = resetErrors(password, confirm, rules);
     setErrors(found);
     if (found.password || found.confirmPassword) {
       document
@@ -67,7 +72,7 @@ export function ResetPasswordPage() {
         (error.code === 'link_invalid' ||
           (error.code === 'validation_failed' && error.fieldErrors.some((f) => f.field === 'resetToken')));
       setFailure({
-        message: linkInvalid ? t('errors.link_invalid') : errorText(error, t('errors.general')),
+        message: linkInvalid ? t('errors.link_invalid') : await failureText(error, t('errors.general')),
         linkInvalid,
       });
       setSending(false);

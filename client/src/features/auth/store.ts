@@ -1,10 +1,9 @@
 import { create } from 'zustand';
-import { routes, type AuthSession, type RegisterBody, type User } from '@alma/protocol';
-import { call, errorText } from '../../lib/api.ts';
+import type { AuthSession, RegisterBody, User } from '@alma/protocol';
 import { i18n } from '../../lib/i18n.ts';
-import { fetchPreferences } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.ts';
 import { readString, StorageKey, writeString } from '../../lib/storage.ts';
+import { authClient, failureText } from './server.ts';
 
 /** The sign-in and sign-up flows; the resulting session goes to lib/session.ts. */
 interface AuthFlowState {
@@ -26,6 +25,7 @@ export function rememberedEmail(): string {
  */
 export async function startSession(session: Omit<AuthSession, 'success'>, withTheme: boolean): Promise<void> {
   useSession.getState().setSession(session);
+  const { fetchPreferences } = await authClient.get();
   await fetchPreferences(session.user.id, { withTheme });
 }
 
@@ -36,6 +36,7 @@ export const useAuthFlow = create<AuthFlowState>()((set) => ({
   login: async ({ email, password, remember }) => {
     set({ submitting: true, error: null });
     try {
+      const { call, routes } = await authClient.get();
       const session = await call(routes.auth.login, { body: { email, password } });
       // Remember-me keeps only the email on this device (spec §2).
       writeString(StorageKey.rememberMe, remember ? 'true' : null);
@@ -44,7 +45,7 @@ export const useAuthFlow = create<AuthFlowState>()((set) => ({
       set({ submitting: false });
       return true;
     } catch (error) {
-      set({ submitting: false, error: errorText(error, i18n.t('errors.login')) });
+      set({ submitting: false, error: await failureText(error, i18n.t('errors.login')) });
       return false;
     }
   },
@@ -52,12 +53,13 @@ export const useAuthFlow = create<AuthFlowState>()((set) => ({
   register: async (body) => {
     set({ submitting: true, error: null });
     try {
+      const { call, routes } = await authClient.get();
       const session = await call(routes.auth.register, { body });
       await startSession(session, false);
       set({ submitting: false });
       return session.user;
     } catch (error) {
-      set({ submitting: false, error: errorText(error, i18n.t('errors.register')) });
+      set({ submitting: false, error: await failureText(error, i18n.t('errors.register')) });
       return null;
     }
   },

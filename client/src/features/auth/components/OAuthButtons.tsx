@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routes, type OAuthProvider } from '@alma/protocol';
+import type { OAuthProvider } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { call } from '../../../lib/api.ts';
+import { authClient } from '../server.ts';
 
 const PROVIDERS = [
   { id: 'google', name: 'Google', icon: 'google' },
@@ -14,10 +14,13 @@ type Configured = Record<OAuthProvider, boolean>;
 /** GET /auth/providers once per page load: which providers this server can sign in with. */
 let providersRequest: Promise<Configured | null> | null = null;
 function loadProviders(): Promise<Configured | null> {
-  providersRequest ??= call(routes.account.providers, {}).catch(() => {
-    providersRequest = null;
-    return null;
-  });
+  providersRequest ??= authClient
+    .get()
+    .then(({ call, routes }) => call(routes.account.providers, {}))
+    .catch(() => {
+      providersRequest = null;
+      return null;
+    });
   return providersRequest;
 }
 
