@@ -1,5 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * The budgets of issue 12 ("a lean first screen"), in gzip -9 bytes of what a screen needs before
+ * it renders: the first screens ≤ 120 KB of JS + CSS; the 3D chunk ≤ 300 KB, loaded only by the
+ * screens that show a 3D view. tests/bench/bundle-size.ts prints the figures,
+ * tests/e2e/first-screen-budget.spec.ts holds the build to them.
+ */
+export const KB = 1024;
+export const BUDGET_FIRST = 120 * KB;
+export const BUDGET_3D = 300 * KB;
+export const FIRST_SCREENS = ['/', '/login', '/register', '/forgot-password', '/reset-password/:token'];
+export const SHOWS_3D = ['/onboarding', '/chat'];
 
 /** One entry of Vite's build manifest (client/dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -32,10 +45,18 @@ export const ROUTE_MODULES: Record<string, string[]> = {
 };
 
 /**
- * The interface language's texts, loaded before the first render (client/src/app/main.tsx): one
- * language, Spanish (the default, and the larger of the two).
+ * The first screens' texts in the interface language, loaded before the first render
+ * (client/src/app/main.tsx; client/locale-parts.ts makes the part): Spanish, the default and the
+ * larger of the two. Its manifest key names the language file and the part.
  */
-const FIRST_LOCALE = 'src/locales/es.json';
+function firstLocaleKey(manifest: Manifest): string {
+  const keys = Object.keys(manifest);
+  const key =
+    keys.find((k) => /locales[\\/]es\.json#first$/.test(k)) ??
+    keys.find((k) => /locales[\\/]es\.json$/.test(k)); // before the texts were split in two
+  if (!key) throw new Error('the Spanish texts are not in the build manifest: update firstLocaleKey');
+  return key;
+}
 
 /**
  * Every JS and CSS file a screen needs before it renders: the entry, the language's texts and the
@@ -54,12 +75,17 @@ export function filesOf(manifest: Manifest, modules: string[]): string[] {
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
-  const locale = manifest[FIRST_LOCALE] ? [FIRST_LOCALE] : [];
-  for (const key of ['index.html', ...locale, ...modules]) visit(key);
+  const locale = firstLocaleKey(manifest);
+  for (const key of ['index.html', locale, ...modules]) visit(key);
   return [...files];
 }
 
 /** The chunk named `name` (codeSplitting group in client/vite.config.ts). */
 export function namedChunk(manifest: Manifest, name: string): string | undefined {
   return Object.values(manifest).find((c) => c.name === name)?.file;
+}
+
+/** gzip -9 bytes of one built file (the budgets' measure). */
+export function gzipSize(dist: string, file: string): number {
+  return gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 }
