@@ -31,31 +31,34 @@ export function readManifest(dist: string): Manifest {
 
 /**
  * The screens of client/src/app/routes.tsx and the modules each loads lazily (signed-in screens
- * also load the guards' layout). The entry (`index.html`) is loaded by every screen.
+ * also load the guards' layout), with the parts of the texts each awaits (`texts:<part>`,
+ * client/locale-parts.ts). The entry (`index.html`) and the shell's texts load on every screen.
  */
+const ALL_TEXTS = ['texts:landing', 'texts:auth', 'texts:rest'];
 export const ROUTE_MODULES: Record<string, string[]> = {
-  '/': ['src/features/landing/LandingPage.tsx'],
-  '/login': ['src/features/auth/LoginPage.tsx'],
-  '/register': ['src/features/auth/RegisterPage.tsx'],
-  '/forgot-password': ['src/features/auth/ForgotPasswordPage.tsx'],
-  '/reset-password/:token': ['src/features/auth/ResetPasswordPage.tsx'],
-  '/onboarding': ['src/app/guards.tsx', 'src/app/onboarding-route.tsx'],
-  '/chat': ['src/app/guards.tsx', 'src/app/chat-route.tsx'],
-  '/dashboard': ['src/app/guards.tsx', 'src/features/dashboard/DashboardPage.tsx'],
+  '/': ['src/features/landing/LandingPage.tsx', 'texts:landing'],
+  '/login': ['src/features/auth/LoginPage.tsx', 'texts:auth'],
+  '/register': ['src/features/auth/RegisterPage.tsx', 'texts:auth'],
+  '/forgot-password': ['src/features/auth/ForgotPasswordPage.tsx', 'texts:auth'],
+  '/reset-password/:token': ['src/features/auth/ResetPasswordPage.tsx', 'texts:auth'],
+  '/onboarding': ['src/app/guards.tsx', 'src/app/onboarding-route.tsx', ...ALL_TEXTS],
+  '/chat': ['src/app/guards.tsx', 'src/app/chat-route.tsx', ...ALL_TEXTS],
+  '/dashboard': ['src/app/guards.tsx', 'src/features/dashboard/DashboardPage.tsx', ...ALL_TEXTS],
 };
 
 /**
- * The first screens' texts in the interface language, loaded before the first render
- * (client/src/app/main.tsx; client/locale-parts.ts makes the part): Spanish, the default and the
- * larger of the two. Its manifest key names the language file and the part.
+ * The manifest key of one part of the Spanish texts (the default language, and the larger of the
+ * two). Builds from before the texts were split have one `es.json` chunk (counted as the shell)
+ * or none (the texts were in the entry).
  */
-function firstLocaleKey(manifest: Manifest): string {
+function textsKey(manifest: Manifest, part: string): string | undefined {
   const keys = Object.keys(manifest);
-  const key =
-    keys.find((k) => /locales[\\/]es\.json#first$/.test(k)) ??
-    keys.find((k) => /locales[\\/]es\.json$/.test(k)); // before the texts were split in two
-  if (!key) throw new Error('the Spanish texts are not in the build manifest: update firstLocaleKey');
-  return key;
+  const split = keys.find((k) => k.endsWith(`locales/es.json#${part}`));
+  if (split) return split;
+  if (keys.some((k) => k.includes('locales/es.json#'))) {
+    throw new Error(`no "${part}" part of the texts in the build manifest: update ROUTE_MODULES`);
+  }
+  return part === 'shell' ? keys.find((k) => k.endsWith('locales/es.json')) : undefined;
 }
 
 /**
@@ -75,8 +78,13 @@ export function filesOf(manifest: Manifest, modules: string[]): string[] {
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
-  const locale = firstLocaleKey(manifest);
-  for (const key of ['index.html', locale, ...modules]) visit(key);
+  for (const key of ['index.html', 'texts:shell', ...modules]) {
+    if (!key.startsWith('texts:')) visit(key);
+    else {
+      const texts = textsKey(manifest, key.slice('texts:'.length));
+      if (texts) visit(texts);
+    }
+  }
   return [...files];
 }
 

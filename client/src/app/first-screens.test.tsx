@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { LANGUAGES } from '@alma/protocol';
-import { createI18n, loadLanguage } from '../lib/i18n.ts';
+import { createI18n, loadLanguage, type TextPart } from '../lib/i18n.ts';
 import { stubFetch } from '../test/fetch.ts';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
@@ -14,15 +14,16 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 
 /**
- * The first screens render before the rest of the texts has arrived (lib/i18n.ts, issue 12): each
- * one, with only the first part of each language loaded, asks for no key outside it
- * (client/locale-parts.ts lists that part's sections).
+ * The first screens render with only their parts of the texts (lib/i18n.ts, issue 12): the
+ * shell's and their own. Each one, in each language, asks for no key outside them
+ * (client/locale-parts.ts lists each part's sections).
  */
-async function firstPartOnly(
+async function onlyParts(
   language: (typeof LANGUAGES)[number],
+  own: TextPart,
 ): Promise<{ i18n: I18n; missing: string[] }> {
   const i18n = createI18n(i18next.createInstance());
-  await loadLanguage(language, ['first'], i18n);
+  await loadLanguage(language, ['shell', own], i18n);
   await i18n.changeLanguage(language);
   const missing: string[] = [];
   i18n.options.saveMissing = true;
@@ -44,7 +45,7 @@ function at(i18n: I18n, path: string, route: string, element: ReactNode) {
 
 afterEach(cleanup);
 
-describe.each(LANGUAGES)('the first screens need only the first part of the texts (%s)', (language) => {
+describe.each(LANGUAGES)("the first screens need only the shell's texts and their own (%s)", (language) => {
   // The providers' question (GET /auth/providers) is answered: no provider configured.
   const answerProviders = () =>
     stubFetch(({ path }) =>
@@ -52,7 +53,7 @@ describe.each(LANGUAGES)('the first screens need only the first part of the text
     );
 
   it('landing', async () => {
-    const { i18n, missing } = await firstPartOnly(language);
+    const { i18n, missing } = await onlyParts(language, 'landing');
     at(i18n, '/', '/', <LandingPage />);
     expect(await screen.findAllByRole('heading')).not.toHaveLength(0);
     expect(missing).toEqual([]);
@@ -60,7 +61,7 @@ describe.each(LANGUAGES)('the first screens need only the first part of the text
 
   it('login, forgot password, reset password', async () => {
     answerProviders();
-    const { i18n, missing } = await firstPartOnly(language);
+    const { i18n, missing } = await onlyParts(language, 'auth');
     at(i18n, '/login?verified=0', '/login', <LoginPage />);
     fireEvent.click(screen.getByRole('button', { name: i18n.t('auth.login.submit') }));
     cleanup();
@@ -73,7 +74,7 @@ describe.each(LANGUAGES)('the first screens need only the first part of the text
 
   it('register, through its three steps', async () => {
     answerProviders();
-    const { i18n, missing } = await firstPartOnly(language);
+    const { i18n, missing } = await onlyParts(language, 'auth');
     at(i18n, '/register', '/register', <RegisterPage />);
     const next = () => fireEvent.click(screen.getByRole('button', { name: i18n.t('common.next') }));
     next(); // the rules' messages

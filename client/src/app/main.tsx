@@ -13,10 +13,10 @@ if (!root) throw new Error('#root is missing from index.html');
 
 const app = createRoot(root);
 preloadScreens(window.location.pathname);
-// The first screens' texts in the detected language are their own chunk: render once they are
-// here (or, should that fetch fail, with the keys rather than a blank page). Other screens load
-// the rest of the texts with their chunks (routes.tsx).
-void setLanguage(currentLanguage(), ['first'])
+// The shell's texts in the detected language are their own chunk: render once they are here (or,
+// should that fetch fail, with the keys rather than a blank page). Each screen loads its own
+// texts with its chunk (routes.tsx).
+void setLanguage(currentLanguage(), ['shell'])
   .catch(() => undefined)
   .then(() =>
     app.render(

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/ui/Spinner.tsx';
-import { loadAllTexts } from '../lib/i18n.ts';
+import { loadTexts, TEXT_PARTS, type TextPart } from '../lib/i18n.ts';
 
 function Loading() {
   const { t } = useTranslation();
@@ -36,12 +36,15 @@ function onDemand<M>(
 }
 
 /**
- * A screen past the first ones: its chunk and the rest of the language's texts (lib/i18n.ts: the
- * first render has only the first screens' texts), in parallel.
+ * A screen's chunk and the parts of the language's texts it shows (lib/i18n.ts: the first render
+ * has only the shell's), in parallel.
  */
-function withAllTexts<M>(load: () => Promise<M>): () => Promise<M> {
-  return async () => (await Promise.all([load(), loadAllTexts()]))[0];
+function withTexts<M>(parts: readonly TextPart[], load: () => Promise<M>): () => Promise<M> {
+  return async () => (await Promise.all([load(), loadTexts(parts)]))[0];
 }
+
+/** A screen past the first ones: all of the texts. */
+const withAllTexts = <M,>(load: () => Promise<M>) => withTexts(TEXT_PARTS, load);
 
 /** The signed-in screens (spec §2): onboarding, then chat and dashboard once it is finished. */
 const signedIn: RouteObject[] = [
@@ -85,21 +88,21 @@ export const appRoutes: RouteObject[] = [
   {
     path: '/',
     ...onDemand(
-      () => import('../features/landing/LandingPage.tsx'),
+      withTexts(['landing'], () => import('../features/landing/LandingPage.tsx')),
       (m) => m.LandingPage,
     ),
   },
   {
     path: '/login',
     ...onDemand(
-      () => import('../features/auth/LoginPage.tsx'),
+      withTexts(['auth'], () => import('../features/auth/LoginPage.tsx')),
       (m) => m.LoginPage,
     ),
   },
   {
     path: '/register',
     ...onDemand(
-      () => import('../features/auth/RegisterPage.tsx'),
+      withTexts(['auth'], () => import('../features/auth/RegisterPage.tsx')),
       (m) => m.RegisterPage,
     ),
   },
@@ -127,14 +130,14 @@ export const appRoutes: RouteObject[] = [
   {
     path: '/forgot-password',
     ...onDemand(
-      () => import('../features/auth/ForgotPasswordPage.tsx'),
+      withTexts(['auth'], () => import('../features/auth/ForgotPasswordPage.tsx')),
       (m) => m.ForgotPasswordPage,
     ),
   },
   {
     path: '/reset-password/:token',
     ...onDemand(
-      () => import('../features/auth/ResetPasswordPage.tsx'),
+      withTexts(['auth'], () => import('../features/auth/ResetPasswordPage.tsx')),
       (m) => m.ResetPasswordPage,
     ),
   },

@@ -3,7 +3,8 @@ import i18next from 'i18next';
 import { EMOTIONS, ERROR_MESSAGES, FIELD_MESSAGES } from '@alma/protocol';
 import es from '../locales/es.json';
 import en from '../locales/en.json';
-import { createI18n, loadLanguage, TEXT_PARTS, toSupportedLanguage, translationOf } from './i18n.ts';
+import { withProtocolTexts } from '../../locale-parts.ts';
+import { createI18n, loadLanguage, TEXT_PARTS, toSupportedLanguage, type AppTranslation } from './i18n.ts';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object') return [prefix];
@@ -13,6 +14,9 @@ function keys(value: unknown, prefix = ''): string[] {
 function fresh(languages: readonly string[]) {
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
   vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? '');
+  const translationOf = (file: typeof es, language: 'es' | 'en') => ({
+    translation: withProtocolTexts(file, language) as AppTranslation,
+  });
   return createI18n(i18next.createInstance(), { es: translationOf(es, 'es'), en: translationOf(en, 'en') });
 }
 
@@ -114,27 +118,31 @@ describe('one language at a time, in two parts (issue 12: a lean first screen)',
     expect(i18n.t('chat.send')).toBe('Enviar');
   });
 
-  it("the first part has the first screens' sections and the protocol texts; the rest the others", async () => {
+  it("the shell part has the frame's sections and the protocol texts; each screen's part its own", async () => {
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['es-ES']);
     const i18n = createI18n(i18next.createInstance());
-    await loadLanguage('es', ['first'], i18n);
-    expect(i18n.t('auth.login.title')).toBe(es.auth.login.title);
-    expect(i18n.t('landing.hero.title')).toBe(es.landing.hero.title);
+    await loadLanguage('es', ['shell'], i18n);
+    expect(i18n.t('app.loading')).toBe(es.app.loading);
     expect(i18n.t('errors.invalid_credentials')).toBe(ERROR_MESSAGES.es.invalid_credentials);
     expect(i18n.t('validation.emailInvalid')).toBe(FIELD_MESSAGES.es.emailInvalid);
+    expect(i18n.exists('auth.login.title')).toBe(false);
+    expect(i18n.exists('landing.hero.title')).toBe(false);
     expect(i18n.exists('chat.send')).toBe(false);
+    await loadLanguage('es', ['auth'], i18n);
+    expect(i18n.t('auth.login.title')).toBe(es.auth.login.title);
+    expect(i18n.exists('landing.hero.title')).toBe(false);
     await loadLanguage('es', ['rest'], i18n);
     expect(i18n.t('chat.send')).toBe('Enviar');
     expect(i18n.t('auth.login.title')).toBe(es.auth.login.title);
   });
 
-  it('the two parts together are the whole file, in both languages', async () => {
+  it('the parts together are the whole file, in both languages', async () => {
     for (const [language, file] of [
       ['es', es],
       ['en', en],
     ] as const) {
       const i18n = createI18n(i18next.createInstance());
-      await loadLanguage(language, ['first'], i18n);
+      await loadLanguage(language, ['shell', 'landing', 'auth'], i18n);
       const first = keys(i18n.getResourceBundle(language, 'translation'));
       await loadLanguage(language, ['rest'], i18n);
       const all = keys(i18n.getResourceBundle(language, 'translation'));

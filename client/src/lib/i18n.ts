@@ -2,10 +2,10 @@ import i18next, { type i18n as I18n, type LanguageDetectorModule } from 'i18next
 import { initReactI18next } from 'react-i18next';
 import {
   DEFAULT_LANGUAGE,
-  ERROR_MESSAGES,
   FALLBACK_LANGUAGE,
-  FIELD_MESSAGES,
   LANGUAGES,
+  type ERROR_MESSAGES,
+  type FIELD_MESSAGES,
   type Language,
 } from '@alma/protocol';
 import type es from '../locales/es.json';
@@ -14,44 +14,39 @@ import { readString, StorageKey, writeString } from './storage.ts';
 type LocaleFile = typeof es;
 
 /**
- * The protocol writes the error and field texts once (protocol/src/messages.ts); they are merged
- * here under `errors.*` and `validation.*`, beside the client's own `errors.*` keys.
+ * A language's texts as the app sees them: its locale file plus the protocol's error and field
+ * texts under `errors.*` and `validation.*` (merged into the first part at build time,
+ * client/locale-parts.ts).
  */
-function withProtocolTexts<T extends { errors?: object }>(local: T, language: Language) {
-  return {
-    ...local,
-    errors: { ...local.errors, ...ERROR_MESSAGES[language] },
-    validation: { ...FIELD_MESSAGES[language] },
-  };
-}
-
-export type AppTranslation = ReturnType<typeof withProtocolTexts<LocaleFile>>;
+export type AppTranslation = Omit<LocaleFile, 'errors'> & {
+  errors: LocaleFile['errors'] & (typeof ERROR_MESSAGES)['es'];
+  validation: (typeof FIELD_MESSAGES)['es'];
+};
 
 /**
- * Each language's texts come in two parts, each its own chunk (issue 12, "a lean first screen"):
- * `first`, what the first screens show (client/locale-parts.ts lists its sections), loaded before
- * the first render; `rest`, loaded with the first screen that needs it (app/routes.tsx) or in the
- * background once the first screen is up. Another language is fetched when the user switches.
+ * Each language's texts come in parts, each its own chunk (client/locale-parts.ts says which
+ * sections each holds): `shell` before the first render (app/main.tsx), then each screen's own
+ * parts with its chunk (app/routes.tsx) — the landing page and the auth pages load only theirs.
+ * Another language is fetched whole when the user switches to it.
  */
-export type TextPart = 'first' | 'rest';
-export const TEXT_PARTS: readonly TextPart[] = ['first', 'rest'];
+export type TextPart = 'shell' | 'landing' | 'auth' | 'rest';
+export const TEXT_PARTS: readonly TextPart[] = ['shell', 'landing', 'auth', 'rest'];
 
 type Part = Partial<LocaleFile>;
 const localeParts: Record<Language, Record<TextPart, () => Promise<Part>>> = {
   es: {
-    first: async () => (await import('../locales/es.json?part=first')).default,
+    shell: async () => (await import('../locales/es.json?part=shell')).default,
+    landing: async () => (await import('../locales/es.json?part=landing')).default,
+    auth: async () => (await import('../locales/es.json?part=auth')).default,
     rest: async () => (await import('../locales/es.json?part=rest')).default,
   },
   en: {
-    first: async () => (await import('../locales/en.json?part=first')).default,
+    shell: async () => (await import('../locales/en.json?part=shell')).default,
+    landing: async () => (await import('../locales/en.json?part=landing')).default,
+    auth: async () => (await import('../locales/en.json?part=auth')).default,
     rest: async () => (await import('../locales/en.json?part=rest')).default,
   },
 };
-
-/** A language's texts (all of its file, or a part) as i18next resources, with the protocol's texts. */
-export function translationOf(file: Part, language: Language): { translation: AppTranslation } {
-  return { translation: withProtocolTexts(file, language) as AppTranslation };
-}
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -129,9 +124,8 @@ export function loadLanguage(
     const key = `${language}:${part}`;
     let done = loading.get(key);
     if (!done) {
-      done = localeParts[language][part]().then((file) => {
-        const { translation } = translationOf(file, language);
-        instance.addResourceBundle(language, 'translation', translation, true, true);
+      done = localeParts[language][part]().then((texts) => {
+        instance.addResourceBundle(language, 'translation', texts, true, true);
       });
       // A failed fetch (offline) is tried again next time.
       done.catch(() => loading.delete(key));
@@ -142,9 +136,9 @@ export function loadLanguage(
   return Promise.all(all).then(() => undefined);
 }
 
-/** The rest of the interface language's texts: what every screen past the first ones awaits. */
-export function loadAllTexts(instance: I18n = i18n): Promise<void> {
-  return loadLanguage(currentLanguage(instance), TEXT_PARTS, instance);
+/** Parts of the interface language's texts: what a screen awaits with its chunk. */
+export function loadTexts(parts: readonly TextPart[], instance: I18n = i18n): Promise<void> {
+  return loadLanguage(currentLanguage(instance), parts, instance);
 }
 
 /** Switches the interface language: `parts` of its texts first (all of them unless told). */
