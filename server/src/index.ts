@@ -5,6 +5,7 @@ export { openStorage } from './storage/index.ts';
 export type { Storage } from './storage/types.ts';
 export type { SpeechSynthesizer } from './engines/speech/types.ts';
 export { createSpeechSynthesizer } from './engines/speech/select.ts';
+export { createBuiltinSynthesizer } from './engines/speech/builtin.ts';
 export { mp3Frames } from './engines/speech/mp3-frames.ts';
 export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';
 export { processModel } from './avatars/processing/pipeline.ts';

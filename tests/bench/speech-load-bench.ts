@@ -7,6 +7,8 @@
  * `speech:chunk` arrives, gaps and reorders in `seq`, disconnects. The reply is the same for all
  * (a scripted engine writing a four-sentence Spanish text a word every BENCH_TOKEN_DELAY_MS, 35 as
  * the builtin engine), so Alma and the baselines do the same work:
+ *  - Alma as it was before the speech workers (SPEC.md S-9): the same build, the builtin
+ *    synthesiser on the event loop (BENCH_INLINE=0 leaves it out) — the "before";
  *  - a bare socket.io server with the same events and fake audio of the sizes Alma sent
  *    (support/bare-socket-child.ts): what the network and socket.io cost;
  *  - espeak-ng and the MP3 encoder called directly on the same clauses (support/direct-speech.ts):
@@ -18,7 +20,7 @@
  *  - worst gap: the longest wait between two deltas of one reply, beyond the token delay;
  *  - time to first audio: send → the first `speech:chunk`.
  *
- * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS,
+ * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0,
  * BENCH_PROFILE=<dir> (the servers' CPU profiles per level).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
@@ -36,6 +38,7 @@ const LEVELS = (process.env.BENCH_LEVELS ?? (QUICK ? '1,10' : '1,50,200'))
   .map(Number)
   .filter((n) => n > 0);
 const DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 35);
+const INLINE = process.env.BENCH_INLINE !== '0';
 const TIMEOUT_MS = 180_000;
 const VOICE = 'es+f3';
 const MESSAGE = 'Hoy ha sido un día largo pero bonito';
@@ -136,35 +139,46 @@ async function runLevel(
 
 const cores = availableParallelism();
 const maxSessions = Math.max(...LEVELS);
-const alma = await startServerProcess(ALMA_CHILD, {
-  label: 'alma-speech',
-  env: {
-    BENCH_SCRIPTED_REPLY: SPOKEN_REPLY,
-    BENCH_ALMA_ENV: JSON.stringify({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      SPEECH_ENGINE: 'builtin',
-      REPLY_TOKEN_DELAY_MS: String(DELAY_MS),
-      SOCKET_EVENT_RATE_LIMIT: '100000',
-      FREE_MESSAGES_PER_MONTH: '10000000',
-    }),
-  },
-});
-let bare: ServerProcess | undefined;
-try {
+const almaProcess = (label: string, inline: boolean) =>
+  startServerProcess(ALMA_CHILD, {
+    label,
+    env: {
+      BENCH_SCRIPTED_REPLY: SPOKEN_REPLY,
+      BENCH_SPEECH_INLINE: inline ? '1' : '0',
+      BENCH_ALMA_ENV: JSON.stringify({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        SPEECH_ENGINE: 'builtin',
+        REPLY_TOKEN_DELAY_MS: String(DELAY_MS),
+        SOCKET_EVENT_RATE_LIMIT: '100000',
+        FREE_MESSAGES_PER_MONTH: '10000000',
+      }),
+    },
+  });
+
+async function registerUsers(url: string, count: number): Promise<string[]> {
   const users: AuthSession[] = [];
-  while (users.length < maxSessions) {
-    const batch = Math.min(8, maxSessions - users.length);
+  while (users.length < count) {
+    const batch = Math.min(8, count - users.length);
     users.push(
       ...(await Promise.all(
-        Array.from({ length: batch }, (_, i) =>
-          registerUser(alma.url, { name: `Bench ${users.length + i}` }),
-        ),
+        Array.from({ length: batch }, (_, i) => registerUser(url, { name: `Bench ${users.length + i}` })),
       )),
     );
   }
-  const tokens = users.map((u) => u.token);
+  return users.map((u) => u.token);
+}
+
+const alma = await almaProcess('alma-speech', false);
+let inline: ServerProcess | undefined;
+let bare: ServerProcess | undefined;
+try {
+  const tokens = await registerUsers(alma.url, maxSessions);
   const chunks = await probe(alma.url, tokens[0] ?? '');
+  inline = INLINE ? await almaProcess('alma-inline-speech', true) : undefined;
+  const inlineTokens = inline ? await registerUsers(inline.url, maxSessions) : [];
+  // Its first reply warms espeak on the event loop, as the first reply after a start did.
+  if (inline) await probe(inline.url, inlineTokens[0] ?? '');
   bare = await startServerProcess(BARE_CHILD, {
     label: 'bare-speech',
     env: {
@@ -186,13 +200,22 @@ try {
       `  direct: ${fmt(directReplyMs)} ms CPU per reply, ${fmt(firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms`,
   );
 
-  const levels: { sessions: number; alma: LevelResult; bare: LevelResult; limitMs: number }[] = [];
+  const levels: {
+    sessions: number;
+    alma: LevelResult;
+    inline?: LevelResult;
+    bare: LevelResult;
+    limitMs: number;
+  }[] = [];
   for (const sessions of LEVELS) {
     const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma');
+    const i = inline && (await runLevel(inline, inlineTokens, sessions, chunks.length, 'inline'));
     const b = await runLevel(bare, tokens, sessions, chunks.length, 'bare');
-    levels.push({ sessions, alma: a, bare: b, limitMs: limitMs(sessions) });
+    levels.push({ sessions, alma: a, ...(i ? { inline: i } : {}), bare: b, limitMs: limitMs(sessions) });
     console.info(
-      `  ${sessions} sessions: alma ${a.replies} replies in ${fmt(a.allDoneMs / 1000, 2)} s, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s`,
+      `  ${sessions} sessions: alma ${a.replies} replies in ${fmt(a.allDoneMs / 1000, 2)} s` +
+        (i ? `, speech on the event loop ${i.replies} in ${fmt(i.allDoneMs / 1000, 2)} s` : '') +
+        `, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s`,
     );
   }
 
@@ -211,27 +234,24 @@ try {
       'failed',
       'gaps/reord./disc.',
     ],
-    levels.flatMap(({ sessions, alma: a, bare: b, limitMs: limit }) => [
-      ...(
-        [
-          ['alma', a],
-          ['bare', b],
-        ] as const
-      ).map(([name, r]) => [
-        String(sessions),
-        name,
-        `${fmt(r.allDoneMs / 1000, 2)} s`,
-        `${ms(r.firstDelta.p50)} / ${ms(r.firstDelta.p99)}`,
-        ms(r.deltaLatenessP99),
-        ms(r.worstGapMs),
-        `${ms(r.firstAudio.p50)} / ${ms(r.firstAudio.p99)}`,
-        `${fmt(r.cpuPerReplyMs)} ms`,
-        `${r.fullySpoken}/${sessions}`,
-        Object.entries(r.failures)
-          .map(([code, n]) => `${n} ${code}`)
-          .join(', ') || '0',
-        `${r.gaps}/${r.reorders}/${r.disconnects}`,
-      ]),
+    levels.flatMap(({ sessions, alma: a, inline: i, bare: b, limitMs: limit }) => [
+      ...([['alma', a], ...(i ? [['before S-9', i]] : []), ['bare', b]] as [string, LevelResult][]).map(
+        ([name, r]) => [
+          String(sessions),
+          name,
+          `${fmt(r.allDoneMs / 1000, 2)} s`,
+          `${ms(r.firstDelta.p50)} / ${ms(r.firstDelta.p99)}`,
+          ms(r.deltaLatenessP99),
+          ms(r.worstGapMs),
+          `${ms(r.firstAudio.p50)} / ${ms(r.firstAudio.p99)}`,
+          `${fmt(r.cpuPerReplyMs)} ms`,
+          `${r.fullySpoken}/${sessions}`,
+          Object.entries(r.failures)
+            .map(([code, n]) => `${n} ${code}`)
+            .join(', ') || '0',
+          `${r.gaps}/${r.reorders}/${r.disconnects}`,
+        ],
+      ),
       [String(sessions), 'limit', '', '', '', '', `— / ${ms(limit)}`, `${fmt(directReplyMs)} ms`, '', '', ''],
       [
         String(sessions),
@@ -250,7 +270,8 @@ try {
   );
   console.info(
     'alma/base: all done, first delta and lateness against the bare socket.io server; first audio p99 against\n' +
-      'the limit (goal ≤ ×1.3 at 50 and 200); CPU per reply against espeak + MP3 called directly (goal ≤ ×1.2).',
+      'the limit (goal ≤ ×1.3 at 50 and 200); CPU per reply against espeak + MP3 called directly (goal ≤ ×1.2).\n' +
+      '"before S-9": the same build with the builtin synthesiser on the event loop (no speech workers).',
   );
   writeResult('speech-load-latest', {
     ...machine(),
@@ -266,5 +287,6 @@ try {
   });
 } finally {
   await bare?.close();
+  await inline?.close();
   await alma.close();
 }
