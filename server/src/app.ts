@@ -56,6 +56,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { registerClient } from './plugins/client.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './plugins/errors.ts';
 import { registerRequestId, requestLogOptions, serverLogger } from './plugins/request-log.ts';
+import { registerProtocolVersionCheck } from './plugins/protocol-version.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
@@ -71,7 +72,8 @@ export interface AppDeps {
   engine?: ReplyEngine;
   clock?: Clock;
   newId?: IdGenerator;
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes (tests capture it); false: no log. URLs are always redacted (W-4). */
+  logger?: false | { level?: string; stream?: { write(line: string): void } };
   /** Defaults to SMTP when `config.smtpUrl` is set, else the outbox in DATA_DIR. */
   mailer?: Mailer;
   /** Defaults to the synthesiser SPEECH_ENGINE names; null: replies without speech. */
@@ -135,7 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   app.addHook('onClose', () => scale.close());
 
   registerErrorHandler(app);
-  await registerSecurity(app, { corsOrigins: config.corsOrigins, redis: scale.redis });
+  await registerSecurity(app, {
+    corsOrigins: config.corsOrigins,
+    redis: scale.redis,
+    appUrl: config.appUrl,
+    allowedHosts: config.allowedHosts,
+  });
+  registerProtocolVersionCheck(app);
   const revocation = createMemoryRevocation({
     users: storage.users,
     refreshTokens: storage.refreshTokens,
@@ -198,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     deps.mailer ??
     createMailer(
       { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') },
-      { log: app.log, clock },
+      { log: app.log, clock, logLinks: !config.production },
     );
   const account = createAccountService({
     users: storage.users,

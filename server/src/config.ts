@@ -29,6 +29,7 @@ const EnvSchema = z.object({
     .optional(),
   // With REDIS_URL: how long a dead instance's replies and upload slots outlive it (SPEC.md M-5, M-6).
   INSTANCE_LEASE_MS: intFrom(500, 120_000).default(10_000),
+  NODE_ENV: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: intFrom(30, 24 * 3600).default(900),
   REFRESH_TOKEN_TTL_DAYS: intFrom(1, 365).default(30),
@@ -88,6 +89,15 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  // SPEC.md W-5: Host names beyond APP_URL's and loopback that the app answers to.
+  ALLOWED_HOSTS: z
+    .string()
+    .regex(
+      /^(\s*[\w.-]+(:\d{1,5})?\s*(,\s*[\w.-]+(:\d{1,5})?\s*)*)?$/,
+      'must be comma-separated host names, each with an optional :port',
+    )
+    .default('')
+    .transform((v) => list(v).map((host) => host.toLowerCase())),
   // Sign-in through Google and GitHub (SPEC.md O-1): a provider is on when its id and secret are
   // both set. The endpoint overrides exist so tests can point at an authorization server on loopback.
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -204,6 +214,10 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     healthCheckIntervalMs: e.HEALTH_CHECK_INTERVAL_MS,
     clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
     trustProxy: e.TRUST_PROXY,
+    /** SPEC.md W-5: extra `host[:port]` names answered, lower case (APP_URL's and loopback always are). */
+    allowedHosts: e.ALLOWED_HOSTS,
+    /** `NODE_ENV=production`: the outbox keeps mail links out of the log (SPEC.md W-4). */
+    production: e.NODE_ENV === 'production',
     /** Public base of the links in emails, without a trailing slash. */
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     /** Unset: emails go to DATA_DIR/outbox and the log. */

@@ -205,6 +205,19 @@ const authHeader: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: headerSafeString.map((s) => `garbage:${s}`) },
 );
 
+/** SPEC.md W-1, W-2, W-3 hold on every answer, whatever was sent. */
+function securityHeaderProblem(pathAndQuery: string, headers: Headers): string | undefined {
+  const policy = headers.get('content-security-policy');
+  if (policy === null) return 'no content security policy';
+  const connect = policy.split(';').find((d) => d.trim().startsWith('connect-src ')) ?? '';
+  if (connect.split(' ').some((source) => source === 'ws:' || source === 'wss:'))
+    return 'connect-src allows any ws:/wss: host';
+  if (headers.has('strict-transport-security')) return 'HSTS over plain http';
+  if (/^\/(?:api\/)?auth(?:[/?]|$)/.test(pathAndQuery) && headers.get('cache-control') !== 'no-store')
+    return 'an auth answer without Cache-Control: no-store';
+  return undefined;
+}
+
 function resolveAuth(kind: string | undefined, route: RouteDef): string | undefined {
   if (kind === undefined) return undefined;
   const table = SESSION_ENDING.has(route) ? { ...tokens, valid: ender.token, other: ender.token } : tokens;
@@ -481,6 +494,8 @@ describe('REST fuzz (E-1)', () => {
               signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
             });
             const text = await res.text();
+            const headerProblem = securityHeaderProblem(request.pathAndQuery, res.headers);
+            if (headerProblem) fail(headerProblem, request);
             let json: unknown;
             try {
               json = JSON.parse(text);

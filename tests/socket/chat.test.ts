@@ -1,4 +1,12 @@
-import { ClientEvent, PROTOCOL_VERSION, ServerEvent, routes, type AuthSession } from '@alma/protocol';
+import {
+  ClientEvent,
+  DEFAULT_LANGUAGE,
+  ERROR_MESSAGES,
+  PROTOCOL_VERSION,
+  ServerEvent,
+  routes,
+  type AuthSession,
+} from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startTestServer, type TestServer } from '../fixtures/server.ts';
@@ -33,16 +41,23 @@ describe('handshake', () => {
     });
   });
 
-  it('P-1 refuses another protocol version with protocol_mismatch', async () => {
-    const c = connect(user.token, { protocolVersion: PROTOCOL_VERSION + 1 });
-    c.socket.io.opts.reconnection = false;
-    const err = await c.connected().then(
-      () => null,
-      (e: Error & { data?: unknown }) => e,
-    );
-    expect(err?.message).toBe('protocol_mismatch');
-    expect(err?.data).toMatchObject({ code: 'protocol_mismatch' });
-  });
+  it.each([
+    ['client_too_old', PROTOCOL_VERSION - 1],
+    ['server_too_old', PROTOCOL_VERSION + 1],
+  ] as const)(
+    'P-1 refuses another protocol version saying which side is old: %s',
+    async (code, protocolVersion) => {
+      const c = connect(user.token, { protocolVersion });
+      c.socket.io.opts.reconnection = false;
+      const err = await c.connected().then(
+        () => null,
+        (e: Error & { data?: unknown }) => e,
+      );
+      expect(err?.message).toBe(code);
+      // In the default language: the handshake sent no Accept-Language.
+      expect(err?.data).toEqual({ code, message: ERROR_MESSAGES[DEFAULT_LANGUAGE][code] });
+    },
+  );
 
   it('P-2 refuses a bad token with unauthorized', async () => {
     const c = connect('not-a-token');

@@ -16,7 +16,7 @@ const setSocketState = (socketState: SocketState) => useConnection.setState({ so
  * Opens the app's one socket and keeps it: every server event is checked against its protocol
  * schema and published on the realtime bus (lib/realtime.ts); connection state goes to
  * `useConnection`. Handshake refusals: token_expired / unauthorized → refresh once and reconnect;
- * protocol_mismatch → the reload banner. The browser's offline / online events drop and restore
+ * client_too_old / server_too_old → the banner saying which side is old (SPEC.md P-1). The browser's offline / online events drop and restore
  * the socket at once (spec §4: offline blocks sending). Returns the disposer.
  */
 export function connectRealtime(deps: RealtimeDeps): () => void {
@@ -38,7 +38,8 @@ export function connectRealtime(deps: RealtimeDeps): () => void {
   socket.on('connect_error', (error) => {
     const { kind, error: refusal } = classifyConnectError(error);
     if (kind === 'protocol') {
-      useConnection.setState({ protocolMismatch: true, socketState: 'disconnected' });
+      const protocolMismatch = refusal?.code === 'server_too_old' ? 'server_too_old' : 'client_too_old';
+      useConnection.setState({ protocolMismatch, socketState: 'disconnected' });
       return;
     }
     if (kind === 'auth') {

@@ -1,4 +1,4 @@
-import { HEALTH_TIMEOUT_MS, PROTOCOL_VERSION, routes, type Health } from '@alma/protocol';
+import { HEALTH_TIMEOUT_MS, PROTOCOL_VERSION, routes, versionMismatch, type Health } from '@alma/protocol';
 import { call } from '../lib/api.ts';
 import { useConnection } from '../lib/realtime.ts';
 import { useServerFacts } from '../lib/server-facts.ts';
@@ -21,7 +21,7 @@ export function watchServerHealth(fetchHealth: (signal: AbortSignal) => Promise<
       useServerFacts.getState().setHealth(health);
       useConnection.setState((s) => ({
         health: health.status === 'maintenance' ? 'offline' : 'online',
-        protocolMismatch: s.protocolMismatch || health.protocolVersion !== PROTOCOL_VERSION,
+        protocolMismatch: s.protocolMismatch ?? versionMismatch(PROTOCOL_VERSION, health.protocolVersion),
       }));
     } catch {
       if (!stopped) useConnection.setState({ health: 'offline' });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '@alma/protocol';
+import { PROTOCOL_VERSION, PROTOCOL_VERSION_HEADER, routes } from '@alma/protocol';
 import { ApiError, createApiClient, filenameFrom, type ApiClientDeps } from './api.ts';
 import { testUser as user } from '../test/fixtures.ts';
 
@@ -75,6 +75,21 @@ describe('call(route, input)', () => {
     expect(headers.Authorization).toBe('Bearer access-1');
     expect(headers['Accept-Language']).toBe('en');
     expect(net.requests[0]?.url).toBe('/auth/me');
+  });
+
+  it('P-1 sends its protocol version on every call; a refusal for it says which side is old', async () => {
+    const onVersionMismatch = vi.fn();
+    const message = 'The server is still on an older version than this page. Try again in a few minutes.';
+    const { api, net } = client([json(503, { error: { code: 'server_too_old', message } })], {
+      onVersionMismatch,
+    });
+    const error = await api.call(routes.auth.me, {}).catch((e: unknown) => e);
+    expect((net.requests[0]?.init.headers as Record<string, string>)[PROTOCOL_VERSION_HEADER]).toBe(
+      String(PROTOCOL_VERSION),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).displayMessage).toBe(message);
+    expect(onVersionMismatch).toHaveBeenCalledWith('server_too_old');
   });
 
   it('fills path parameters and the query string', async () => {

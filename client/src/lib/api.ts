@@ -3,6 +3,8 @@ import {
   API_RETRY_COUNT,
   ApiErrorSchema,
   buildPath,
+  PROTOCOL_VERSION,
+  PROTOCOL_VERSION_HEADER,
   SessionEndCodeSchema,
   routes,
   type ErrorCode,
@@ -11,8 +13,10 @@ import {
   type RouteInput,
   type RouteResponse,
   type SessionEndCode,
+  type VersionMismatch,
 } from '@alma/protocol';
 import { currentLanguage, i18n } from './i18n.ts';
+import { useConnection } from './realtime.ts';
 import { useSession } from './session.ts';
 
 /** What a caller passes for a route (protocol's `RouteInput`). */
@@ -131,6 +135,8 @@ export interface ApiClientDeps {
   reloadShared?: () => void;
   getLanguage: () => string;
   text: ClientText;
+  /** Told when the server refuses a call for the protocol version (SPEC.md P-1). */
+  onVersionMismatch?: (mismatch: VersionMismatch) => void;
   sleep?: (ms: number) => Promise<void>;
   baseUrl?: string;
 }
@@ -229,6 +235,7 @@ export function createApiClient(deps: ApiClientDeps) {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'Accept-Language': deps.getLanguage(),
+      [PROTOCOL_VERSION_HEADER]: String(PROTOCOL_VERSION),
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (route.auth && token) headers.Authorization = `Bearer ${token}`;
@@ -315,7 +322,13 @@ export function createApiClient(deps: ApiClientDeps) {
         current !== null && current !== token ? true : await refreshSession(await codeOf(response));
       if (refreshed) response = await request(route, input, options, deps.getToken());
     }
-    if (!response.ok) throw await errorFrom(response, deps.text);
+    if (!response.ok) {
+      const error = await errorFrom(response, deps.text);
+      if (error.code === 'client_too_old' || error.code === 'server_too_old') {
+        deps.onVersionMismatch?.(error.code);
+      }
+      throw error;
+    }
     return response;
   }
 
@@ -352,6 +365,7 @@ export const api = createApiClient({
       : work(),
   reloadShared: () => useSession.getState().reload(),
   getLanguage: () => currentLanguage(),
+  onVersionMismatch: (protocolMismatch) => useConnection.setState({ protocolMismatch }),
   text: (key) => i18n.t(key),
 });
 

@@ -63,9 +63,10 @@ describe('the realtime bus', () => {
     expect(connectionStatus(useConnection.getState())).toBe('offline');
     publishServerEvent(ServerEvent.serverStatus, status({ status: 'online' }));
     expect(connectionStatus(useConnection.getState())).toBe('online');
-    expect(useConnection.getState().protocolMismatch).toBe(false);
+    expect(useConnection.getState().protocolMismatch).toBeNull();
     publishServerEvent(ServerEvent.serverStatus, status({ protocolVersion: PROTOCOL_VERSION + 1 }));
-    expect(useConnection.getState().protocolMismatch).toBe(true);
+    // P-1: a server newer than this page: the page is the old side.
+    expect(useConnection.getState().protocolMismatch).toBe('client_too_old');
   });
 
   it('a request without a connected socket answers `unavailable` at once, like a missing ack', async () => {

@@ -2,12 +2,14 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import {
   PROTOCOL_VERSION,
+  versionMismatch,
   type Ack,
   type ClientEventName,
   type ClientPayload,
   type ClientResult,
   type ServerEventName,
   type ServerPayload,
+  type VersionMismatch,
 } from '@alma/protocol';
 import { i18n } from './i18n.ts';
 import { emitWithAck, type AppSocket } from './socket.ts';
@@ -32,15 +34,15 @@ export interface ConnectionState {
   socketState: SocketState;
   /** The latest `server:status`, pushed on connect and whenever the server's health changes. */
   serverInfo: ServerInfo | null;
-  /** The server speaks another protocol version: the page must be reloaded (SPEC.md P-1). */
-  protocolMismatch: boolean;
+  /** Which side speaks the older protocol, once the server said so (SPEC.md P-1); null: none. */
+  protocolMismatch: VersionMismatch | null;
 }
 
 export const initialConnection: ConnectionState = {
   health: 'checking',
   socketState: 'idle',
   serverInfo: null,
-  protocolMismatch: false,
+  protocolMismatch: null,
 };
 
 export const useConnection = create<ConnectionState>()(() => initialConnection);
@@ -109,7 +111,7 @@ export function publishServerEvent<E extends ServerEventName>(name: E, payload: 
 function applyServerStatus(info: ServerInfo): void {
   useConnection.setState((s) => ({
     serverInfo: info,
-    protocolMismatch: s.protocolMismatch || info.protocolVersion !== PROTOCOL_VERSION,
+    protocolMismatch: s.protocolMismatch ?? versionMismatch(PROTOCOL_VERSION, info.protocolVersion),
   }));
 }
 

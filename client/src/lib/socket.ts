@@ -92,6 +92,6 @@ export function classifyConnectError(error: Error & { data?: unknown }): {
   if (code === 'token_expired' || code === 'unauthorized' || SessionEndCodeSchema.safeParse(code).success) {
     return { kind: 'auth', error: body };
   }
-  if (code === 'protocol_mismatch') return { kind: 'protocol', error: body };
+  if (code === 'client_too_old' || code === 'server_too_old') return { kind: 'protocol', error: body };
   return { kind: 'other', error: body };
 }

@@ -180,4 +180,22 @@ describe('the outbox (SMTP_URL unset)', () => {
     expect(logged[0]).toMatchObject({ to: 'x@example.com', link: 'http://l/1' });
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('W-4 in production logs the message without its link: the link is in the .eml only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'alma-outbox-prod-'));
+    const logged: object[] = [];
+    const log = { info: (obj: object) => logged.push(obj), warn: () => {}, error: () => {} };
+    const mailer = createOutboxMailer(dir, 'Alma <no-reply@localhost>', {
+      log,
+      clock: manualClock().clock,
+      logLinks: false,
+    });
+    const link = 'http://l/reset-password/c2VjcmV0';
+    await mailer.send({ to: 'x@example.com', subject: 'Hi', text: link, html: `<p>${link}</p>`, link });
+    expect(JSON.stringify(logged)).not.toContain('c2VjcmV0');
+    expect(logged[0]).toMatchObject({ to: 'x@example.com' });
+    const [file] = readdirSync(dir);
+    expect(readFileSync(join(dir, file ?? ''), 'utf8')).toContain('c2VjcmV0');
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -28,7 +28,10 @@ export interface MailerConfig {
 }
 
 /** SMTP through nodemailer when `SMTP_URL` is set; otherwise the outbox (files + log). */
-export function createMailer(config: MailerConfig, deps: { log: Log; clock: Clock }): Mailer {
+export function createMailer(
+  config: MailerConfig,
+  deps: { log: Log; clock: Clock; logLinks?: boolean },
+): Mailer {
   return config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createOutboxMailer(config.outboxDir, config.mailFrom, deps);
@@ -56,9 +59,14 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
 
 /**
  * Without SMTP, each message is written as a standard `.eml` file (any mail client opens it)
- * named `<time>-<to>.eml`, and logged at info level with its link.
+ * named `<time>-<to>.eml`, and logged at info level — with its link unless `logLinks` is false
+ * (production, SPEC.md W-4: the link is a secret; it stays in the file).
  */
-export function createOutboxMailer(dir: string, from: string, deps: { log: Log; clock: Clock }): Mailer {
+export function createOutboxMailer(
+  dir: string,
+  from: string,
+  deps: { log: Log; clock: Clock; logLinks?: boolean },
+): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
@@ -69,7 +77,12 @@ export function createOutboxMailer(dir: string, from: string, deps: { log: Log; 
       const safeTo = message.to.replace(/[^\w.@+-]/g, '_');
       const file = writeNew(dir, `${time}-${safeTo}`, info.message as Buffer);
       deps.log.info(
-        { to: message.to, subject: message.subject, link: message.link, file },
+        {
+          to: message.to,
+          subject: message.subject,
+          ...(deps.logLinks === false ? {} : { link: message.link }),
+          file,
+        },
         'email written to the outbox (SMTP_URL is not set)',
       );
     },

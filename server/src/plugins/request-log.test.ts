@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../test-support/app.ts';
+import { AuthSessionSchema } from '@alma/protocol';
+import { buildTestApp, json, registrationBody, type TestApp } from '../test-support/app.ts';
+import { redactUrl } from './request-log.ts';
 
 let t: TestApp;
 const lines: Record<string, unknown>[] = [];
@@ -29,7 +31,7 @@ describe('request log (issue 14: REST at near-bare cost)', () => {
         msg: 'request',
         reqId: res.headers['x-request-id'],
         method: 'GET',
-        url: '/chat/sessions?x=1',
+        url: '/chat/sessions?x=[redacted]',
         statusCode: 401,
         ms: expect.any(Number) as number,
       }),
@@ -66,5 +68,55 @@ describe('request log (issue 14: REST at near-bare cost)', () => {
     expect(replaced.headers['x-request-id']).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
     );
+  });
+});
+
+describe('W-4 secrets stay out of the request log', () => {
+  it('W-4 redacts every query value, keeping the names, and the token segment of reset and verify paths', () => {
+    expect(redactUrl('/auth/callback?token=eyJhbGciOi.x.y&refreshToken=abc')).toBe(
+      '/auth/callback?token=[redacted]&refreshToken=[redacted]',
+    );
+    expect(redactUrl('/api/auth/resetpassword/Zm9vYmFy')).toBe('/api/auth/resetpassword/[redacted]');
+    expect(redactUrl('/auth/verifyemail/Zm9vYmFy?x=1')).toBe('/auth/verifyemail/[redacted]?x=[redacted]');
+    expect(redactUrl('/reset-password/Zm9vYmFy')).toBe('/reset-password/[redacted]');
+    expect(redactUrl('/chat/sessions?flag')).toBe('/chat/sessions?flag');
+    expect(redactUrl('/health')).toBe('/health');
+  });
+
+  it('W-4 a provider callback and an emailed link leave no token in the log', async () => {
+    const secret = 'c2VjcmV0LXRva2VuLXZhbHVlLTEyMzQ1Njc4OTA';
+    await t.app.inject({ method: 'GET', url: `/auth/callback?token=${secret}&refreshToken=${secret}` });
+    await t.app.inject({ method: 'GET', url: `/reset-password/${secret}` });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/auth/resetpassword/${secret}`,
+      payload: { password: 'Secret123' },
+    });
+    await t.app.inject({ method: 'GET', url: `/auth/verifyemail/${secret}` });
+    // A sign-in, a refresh and an authenticated call: password and tokens stay out too.
+    const body = registrationBody({ email: 'logged@example.com', password: 'Pa55word-in-log' });
+    const session = AuthSessionSchema.parse(
+      json(await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body })),
+    );
+    const refreshed = AuthSessionSchema.parse(
+      json(
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/refresh',
+          payload: { refreshToken: session.refreshToken },
+        }),
+      ),
+    );
+    await t.app.inject({
+      method: 'GET',
+      url: '/auth/me',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    const log = JSON.stringify(lines);
+    for (const value of ['Pa55word-in-log', session.token, session.refreshToken, refreshed.refreshToken])
+      expect(log).not.toContain(value);
+    expect(log).toContain('/auth/callback?token=[redacted]&refreshToken=[redacted]');
+    expect(log).toContain('/auth/resetpassword/[redacted]');
+    expect(log).not.toContain(secret);
   });
 });

@@ -22,6 +22,34 @@ export function serverLogger(level: string): LoggerOptions & { stream: ReturnTyp
 /** A caller's own request id is kept when it is a plain token (it ends up in our logs). */
 const GIVEN_ID = /^[\w-]{1,64}$/;
 
+const REDACTED = '[redacted]';
+
+/**
+ * Paths whose last segment is a secret: the API's reset and verification routes and the pages
+ * the emailed links open (SPEC.md A-9).
+ */
+const TOKEN_PATH = /^((?:\/api)?\/auth\/(?:resetpassword|verifyemail)\/|\/reset-password\/)[^/?#]+/;
+
+/**
+ * A URL fit for the log (SPEC.md W-4): every query value is redacted — provider callbacks carry
+ * tokens there (`/auth/callback?token=…&refreshToken=…`) — keeping the names, and so is the
+ * token segment of reset and verification paths.
+ */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(TOKEN_PATH, `$1${REDACTED}`);
+  if (queryAt === -1) return path;
+  const names = url
+    .slice(queryAt + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1 ? pair.slice(0, 64) : `${pair.slice(0, Math.min(equals, 64))}=${REDACTED}`;
+    });
+  return `${path}?${names.join('&')}`;
+}
+
 /** Load balancers and uptime checks poll these; a line per poll would drown the log. */
 const PROBES = new Set(['/health']);
 
@@ -29,6 +57,7 @@ const PROBES = new Set(['/health']);
  * Fastify's request logging, one line instead of two ("incoming request", "request completed"):
  * `request` when the response is sent — method, URL, status, milliseconds — at info, at error
  * for a response that failed, at debug for health probes. Written by Fastify itself, no hook.
+ * The URL is redacted (W-4): query values and emailed tokens never reach the log.
  */
 class OneLineRequestLog extends LogController {
   override incomingRequest(): void {}
@@ -41,7 +70,7 @@ class OneLineRequestLog extends LogController {
     const path = request.url.split('?', 1)[0] ?? request.url;
     const line = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };

@@ -3,6 +3,7 @@ import {
   errorMessage,
   HandshakeAuthSchema,
   PROTOCOL_VERSION,
+  versionMismatch,
   ServerEvent,
   clientEvents,
   type Ack,
@@ -115,7 +116,8 @@ export function createSocketServer(
     };
     const auth = HandshakeAuthSchema.safeParse(socket.handshake.auth);
     if (!auth.success) return refuse('unauthorized');
-    if (auth.data.protocolVersion !== PROTOCOL_VERSION) return refuse('protocol_mismatch');
+    const mismatch = versionMismatch(auth.data.protocolVersion, PROTOCOL_VERSION);
+    if (mismatch) return refuse(mismatch);
     let claims: SessionClaims;
     try {
       claims = opts.verifyAccessToken(auth.data.token);

@@ -107,7 +107,7 @@ function callbackPage(params: Record<string, string>): string {
 }
 
 async function redirect(reply: FastifyReply, location: string) {
-  // The final URL carries tokens: keep it out of caches (helmet already sends no Referer).
+  // The final URL carries tokens: keep it out of caches (W-3; the security headers send no Referer, W-1).
   return reply.header('cache-control', 'no-store').redirect(location, 302);
 }
 

@@ -33,18 +33,18 @@ export function ProtocolBanner() {
   if (!mismatch) return null;
   return (
     <div className="banner banner--info" role="alert">
-      <p>
-        {t('chat.protocolMismatch')} {t('errors.protocol_mismatch')}
-      </p>
-      <div className="banner__actions">
-        <button
-          type="button"
-          className="button button--small button--primary"
-          onClick={() => window.location.reload()}
-        >
-          {t('app.reload')}
-        </button>
-      </div>
+      <p>{t(`errors.${mismatch}`)}</p>
+      {mismatch === 'client_too_old' ? (
+        <div className="banner__actions">
+          <button
+            type="button"
+            className="button button--small button--primary"
+            onClick={() => window.location.reload()}
+          >
+            {t('app.reload')}
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }
