@@ -19,6 +19,7 @@ import { registerAvatarsRoutes } from './modules/avatars/avatars.routes.ts';
 import { createAvatarsService } from './modules/avatars/avatars.service.ts';
 import { createAudioService, type AudioService } from './modules/audio/audio.service.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { createMemoryLoginAttempts, createRedisLoginAttempts } from './modules/auth/login-attempts.ts';
 import { createLoginGuard } from './modules/auth/login-guard.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createMemoryRevocation, type SessionClaims } from './modules/auth/revocation.ts';
@@ -186,6 +187,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
     windowMs: config.loginLockWindowMin * 60_000,
     clock,
+    // With Redis every instance counts the same failures (SPEC.md A-8, M-2).
+    store: scale.redis ? createRedisLoginAttempts(scale.redis) : createMemoryLoginAttempts(),
+    onStoreError: (err) => app.log.warn({ err }, 'login guard store unavailable: attempt not counted'),
   });
   revocation.onRevoked(endSessions);
   const auth = createAuthService({

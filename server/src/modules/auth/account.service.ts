@@ -130,9 +130,9 @@ export function createAccountService(deps: AccountServiceDeps) {
     ): Promise<AuthSession> {
       const user = await users.findById(userId);
       if (!user) throw new AppError('unauthorized');
-      deps.loginGuard?.check(user.email, address);
+      await deps.loginGuard?.check(user.email, address);
       if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-        deps.loginGuard?.recordFailure(user.email, address);
+        await deps.loginGuard?.recordFailure(user.email, address);
         throw new AppError('invalid_credentials');
       }
       const updated = await setPassword(user, input.newPassword);
@@ -166,7 +166,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       const updated = await setPassword(user, password, { emailVerified: true });
       await revocation.revokeUser(user.id, 'password_changed');
       await oneTimeTokens.revokeForUser(user.id, 'reset', clock().toISOString());
-      deps.loginGuard?.recordSuccess(user.email);
+      await deps.loginGuard?.recordSuccess(user.email);
       return deps.auth.startSession(updated);
     },
 

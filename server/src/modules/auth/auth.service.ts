@@ -186,14 +186,14 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** `address` is the caller's IP, counted by the login guard (SPEC.md A-8). */
     async login(email: string, password: string, address = 'unknown'): Promise<AuthSession> {
-      deps.loginGuard?.check(email, address);
+      await deps.loginGuard?.check(email, address);
       const user = await users.findByEmail(email);
       const valid = await verifyPassword(user?.passwordHash || (await dummyHash), password);
       if (!user || !valid) {
-        deps.loginGuard?.recordFailure(email, address);
+        await deps.loginGuard?.recordFailure(email, address);
         throw new AppError('invalid_credentials');
       }
-      deps.loginGuard?.recordSuccess(email);
+      await deps.loginGuard?.recordSuccess(email, address);
       return issueSession(await withConfiguredRole(user));
     },
 

@@ -1,64 +1,154 @@
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.ts';
 import { manualClock } from '../../test-support/mail.ts';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import {
+  createMemoryLoginAttempts,
+  createRedisLoginAttempts,
+  type LoginAttemptStore,
+} from './login-attempts.ts';
 import { createLoginGuard } from './login-guard.ts';
 
 const MIN = 60_000;
 
-function setup() {
-  const time = manualClock();
-  const guard = createLoginGuard({
-    maxFailuresPerAccount: 3,
-    maxFailuresPerAddress: 5,
-    windowMs: 15 * MIN,
-    clock: time.clock,
+/** The guard's rules, run over each store: the policy must not depend on where counts live. */
+function guardRules(name: string, makeStore: () => LoginAttemptStore) {
+  let run = 0;
+  function setup() {
+    const time = manualClock();
+    const guard = createLoginGuard({
+      maxFailuresPerAccount: 3,
+      maxFailuresPerAddress: 5,
+      windowMs: 15 * MIN,
+      clock: time.clock,
+      store: makeStore(),
+    });
+    // Emails unique to this test: a Redis store outlives one test.
+    const tag = `${name}${++run}`;
+    const mail = (user: string) => `${user}.${tag}@example.com`;
+    const ip = (last: number) => `10.${run % 250}.0.${last}`;
+    const retryAfter = async (email: string, address: string): Promise<number | null> => {
+      try {
+        await guard.check(email, address);
+        return null;
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe('rate_limited');
+        return (error as AppError).options.retryAfterMs ?? -1;
+      }
+    };
+    return { ...time, guard, retryAfter, mail, ip };
+  }
+
+  describe(`login guard (A-8) over ${name}`, () => {
+    it('A-8 locks an (account, address) pair at its maximum until the oldest failure leaves the window; the owner elsewhere is not locked', async () => {
+      const { guard, advance, retryAfter, mail, ip } = setup();
+      const ana = mail('ana');
+      await guard.recordFailure(ana, ip(1));
+      advance(MIN);
+      await guard.recordFailure(ana.toUpperCase(), ip(1));
+      advance(MIN);
+      expect(await retryAfter(ana, ip(1))).toBeNull();
+      await guard.recordFailure(ana, ip(1));
+      expect(await retryAfter(ana, ip(1))).toBe(13 * MIN);
+      expect(await retryAfter(ana, ip(2))).toBeNull();
+      advance(13 * MIN - 1);
+      expect(await retryAfter(ana, ip(1))).toBe(1);
+      advance(1);
+      expect(await retryAfter(ana, ip(1))).toBeNull();
+    });
+
+    it('A-8 locks an address at its maximum, whatever the emails', async () => {
+      const { guard, retryAfter, mail, ip } = setup();
+      for (let i = 0; i < 5; i++) await guard.recordFailure(mail(`user${i}`), ip(1));
+      expect(await retryAfter(mail('fresh'), ip(1))).toBe(15 * MIN);
+      expect(await retryAfter(mail('fresh'), ip(2))).toBeNull();
+    });
+
+    it('A-8 past the maximum from many addresses the account is slowed for unknown addresses, the spacing doubling', async () => {
+      const { guard, advance, retryAfter, mail, ip } = setup();
+      const ana = mail('ana');
+      for (let i = 0; i < 3; i++) await guard.recordFailure(ana, ip(10 + i));
+      const waits: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        expect(await retryAfter(ana, ip(20 + i))).toBeNull(); // its turn
+        await guard.recordFailure(ana, ip(20 + i));
+        const wait = (await retryAfter(ana, ip(30 + i))) ?? 0;
+        waits.push(wait);
+        advance(wait);
+      }
+      expect(waits).toEqual([1000, 2000, 4000]);
+    });
+
+    it('A-8 a known device is never slowed by strangers, and a sign-in clears its pair', async () => {
+      const { guard, advance, retryAfter, mail, ip } = setup();
+      const ana = mail('ana');
+      await guard.recordFailure(ana, ip(1));
+      await guard.recordFailure(ana, ip(1));
+      await guard.recordSuccess(ana, ip(1)); // the owner signs in: a known device now
+      for (let i = 0; i < 20; i++) await guard.recordFailure(ana, ip(100 + i));
+      for (let i = 0; i < 3; i++) expect(await retryAfter(ana, ip(1))).toBeNull();
+      expect(await retryAfter(ana, ip(98))).toBeNull(); // a stranger takes the turn…
+      expect(await retryAfter(ana, ip(99))).not.toBeNull(); // …and the next one waits
+      // The pair's count was cleared: two more failures do not lock it.
+      await guard.recordFailure(ana, ip(1));
+      await guard.recordFailure(ana, ip(1));
+      expect(await retryAfter(ana, ip(1))).toBeNull();
+      // Known for 30 days from the last sign-in.
+      advance(31 * 24 * 60 * MIN);
+      for (let i = 0; i < 4; i++) await guard.recordFailure(ana, ip(200 + i));
+      expect(await retryAfter(ana, ip(1))).toBeNull(); // its turn, taken
+      expect(await retryAfter(ana, ip(1))).not.toBeNull(); // no longer known: it waits too
+    });
+
+    it('A-8 a password reset (success without an address) ends the account slowdown', async () => {
+      const { guard, retryAfter, mail, ip } = setup();
+      const ana = mail('ana');
+      for (let i = 0; i < 6; i++) await guard.recordFailure(ana, ip(10 + i));
+      expect(await retryAfter(ana, ip(50))).toBeNull();
+      expect(await retryAfter(ana, ip(51))).not.toBeNull();
+      await guard.recordSuccess(ana);
+      expect(await retryAfter(ana, ip(51))).toBeNull();
+      expect(await retryAfter(ana, ip(52))).toBeNull();
+    });
   });
-  const retryAfter = (email: string, address: string): number | null => {
-    try {
-      guard.check(email, address);
-      return null;
-    } catch (error) {
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).code).toBe('rate_limited');
-      return (error as AppError).options.retryAfterMs ?? -1;
-    }
-  };
-  return { ...time, guard, retryAfter };
 }
 
-describe('login guard (A-8)', () => {
-  it('A-8 locks an account after its maximum of failures, from any address, until the oldest leaves the window', () => {
-    const { guard, advance, retryAfter } = setup();
-    guard.recordFailure('ana@example.com', '10.0.0.1');
-    advance(MIN);
-    guard.recordFailure('ANA@example.com', '10.0.0.2');
-    advance(MIN);
-    expect(retryAfter('ana@example.com', '10.0.0.3')).toBeNull();
-    guard.recordFailure('ana@example.com', '10.0.0.3');
-    expect(retryAfter('ana@example.com', '10.0.0.9')).toBe(13 * MIN);
-    expect(retryAfter('other@example.com', '10.0.0.9')).toBeNull();
-    advance(13 * MIN - 1);
-    expect(retryAfter('ana@example.com', '10.0.0.9')).toBe(1);
-    advance(1);
-    expect(retryAfter('ana@example.com', '10.0.0.9')).toBeNull();
-  });
+guardRules('memory', createMemoryLoginAttempts);
 
-  it('A-8 locks an address after its maximum of failures, whatever the emails', () => {
-    const { guard, retryAfter } = setup();
-    for (let i = 0; i < 5; i++) guard.recordFailure(`user${i}@example.com`, '10.0.0.1');
-    expect(retryAfter('fresh@example.com', '10.0.0.1')).toBe(15 * MIN);
-    expect(retryAfter('fresh@example.com', '10.0.0.2')).toBeNull();
+describe('with Redis', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startTestRedis();
+    redis = new Redis(server.url);
   });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+  guardRules('redis', () => createRedisLoginAttempts(redis));
 
-  it('A-8 a success clears the account count but not the address count', () => {
-    const { guard, retryAfter } = setup();
-    guard.recordFailure('ana@example.com', '10.0.0.1');
-    guard.recordFailure('ana@example.com', '10.0.0.1');
-    guard.recordSuccess('ana@example.com');
-    guard.recordFailure('ana@example.com', '10.0.0.1');
-    guard.recordFailure('ana@example.com', '10.0.0.1');
-    expect(retryAfter('ana@example.com', '10.0.0.2')).toBeNull();
-    guard.recordFailure('bob@example.com', '10.0.0.1');
-    expect(retryAfter('carl@example.com', '10.0.0.1')).toBe(15 * MIN);
+  it('M-2 A-8 a store that fails lets the attempt through and says so, rather than refusing everyone', async () => {
+    const broken = new Redis(`redis://127.0.0.1:${server.port + 1}`, {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
+    broken.on('error', () => {}); // the refusals are what this test is about
+    const errors: unknown[] = [];
+    const guard = createLoginGuard({
+      maxFailuresPerAccount: 1,
+      maxFailuresPerAddress: 1,
+      windowMs: MIN,
+      clock: manualClock().clock,
+      store: createRedisLoginAttempts(broken),
+      onStoreError: (error) => errors.push(error),
+    });
+    await guard.recordFailure('x@example.com', '10.0.0.1');
+    await expect(guard.check('x@example.com', '10.0.0.1')).resolves.toBeUndefined();
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    broken.disconnect();
   });
 });

@@ -2,6 +2,7 @@ import { ApiErrorSchema, AuthSessionSchema } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, json, type TestApp, registrationBody } from '../../test-support/app.ts';
 import { captureMailer, manualClock } from '../../test-support/mail.ts';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 
 const MIN = 60_000;
 
@@ -28,32 +29,66 @@ describe('login brute-force protection (A-8), defaults of the configuration', ()
       headers: { 'accept-language': language },
     });
 
-  it('A-8 after 5 failures for an account within 15 minutes, even the right password answers 429 with retryAfterMs', async () => {
+  it('A-8 after 5 failures from one address, that pair answers 429 with retryAfterMs, even to the right password', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await login('ana@example.com', 'Wrong1234', `10.1.0.${i}`)).statusCode).toBe(401);
+      expect((await login('ana@example.com', 'Wrong1234', '10.1.0.1')).statusCode).toBe(401);
       time.advance(MIN);
     }
     for (const [language, message] of [
       ['en', 'Too many requests. Please wait a moment and try again.'],
       ['es', 'Demasiadas solicitudes. Espera un momento e inténtalo de nuevo.'],
     ] as const) {
-      const locked = await login('ana@example.com', 'Secret123', '10.1.1.1', language);
+      const locked = await login('ana@example.com', 'Secret123', '10.1.0.1', language);
       expect(locked.statusCode).toBe(429);
       const { error } = ApiErrorSchema.parse(json(locked));
       expect(error).toEqual({ code: 'rate_limited', message, retryAfterMs: 10 * MIN });
       expect(locked.headers['retry-after']).toBe(String(10 * 60));
     }
+    // The owner elsewhere is not locked out by that address's failures.
+    expect((await login('ana@example.com', 'Secret123', '10.1.0.2')).statusCode).toBe(200);
     time.advance(10 * MIN);
-    const ok = await login('ana@example.com', 'Secret123', '10.1.1.1');
+    const ok = await login('ana@example.com', 'Secret123', '10.1.0.1');
     expect(ok.statusCode).toBe(200);
     AuthSessionSchema.parse(json(ok));
+    time.advance(16 * MIN);
   });
 
-  it('A-8 a success resets the account count', async () => {
+  it('A-8 strangers failing from many addresses never block the owner on a known device (issue 11)', async () => {
+    expect((await login('ana@example.com', 'Secret123', '10.6.0.1')).statusCode).toBe(200); // known now
+    for (let i = 0; i < 30; i++) {
+      const res = await login('ana@example.com', 'Wrong1234', `10.7.${i}.1`);
+      expect([401, 429]).toContain(res.statusCode);
+      time.advance(100);
+    }
+    for (let i = 0; i < 3; i++) {
+      expect((await login('ana@example.com', 'Secret123', '10.6.0.1')).statusCode).toBe(200);
+    }
+    time.advance(16 * MIN);
+  });
+
+  it('A-8 past 5 failures the account is slowed for unknown addresses: spaced attempts, the spacing doubling', async () => {
+    for (let i = 0; i < 5; i++) await login('ana@example.com', 'Wrong1234', `10.8.${i}.1`);
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      // One attempt may run now; a second at once must wait for the spacing.
+      expect((await login('ana@example.com', 'Wrong1234', `10.8.1${i}.1`)).statusCode).toBe(401);
+      const early = await login('ana@example.com', 'Secret123', `10.8.2${i}.1`);
+      expect(early.statusCode).toBe(429);
+      waits.push(ApiErrorSchema.parse(json(early)).error.retryAfterMs ?? 0);
+      time.advance(waits[i] ?? 0);
+    }
+    expect(waits).toEqual([1000, 2000, 4000]);
+    // The owner from a new address gets through once the wait has passed: slowed, not refused.
+    time.advance(8000);
+    expect((await login('ana@example.com', 'Secret123', '10.8.30.1')).statusCode).toBe(200);
+    time.advance(16 * MIN);
+  });
+
+  it('A-8 a success clears its pair', async () => {
     for (let i = 0; i < 4; i++) await login('ana@example.com', 'Wrong1234', '10.2.0.1');
-    expect((await login('ana@example.com', 'Secret123', '10.2.0.2')).statusCode).toBe(200);
-    for (let i = 0; i < 4; i++) await login('ana@example.com', 'Wrong1234', '10.2.0.3');
-    expect((await login('ana@example.com', 'Secret123', '10.2.0.4')).statusCode).toBe(200);
+    expect((await login('ana@example.com', 'Secret123', '10.2.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) await login('ana@example.com', 'Wrong1234', '10.2.0.1');
+    expect((await login('ana@example.com', 'Secret123', '10.2.0.1')).statusCode).toBe(200);
     time.advance(16 * MIN);
   });
 
@@ -83,13 +118,14 @@ describe('login brute-force protection (A-8), defaults of the configuration', ()
     time.advance(16 * MIN);
   });
 
-  it('A-8 unknown emails lock the same way, so a lockout reveals nothing (A-2)', async () => {
-    for (let i = 0; i < 5; i++) await login('ghost@example.com', 'Wrong1234', `10.4.0.${i}`);
-    const res = await login('ghost@example.com', 'Wrong1234', '10.4.1.1');
-    expect(res.statusCode).toBe(429);
+  it('A-8 unknown emails lock and slow the same way, so a lockout reveals nothing (A-2)', async () => {
+    for (let i = 0; i < 5; i++) await login('ghost@example.com', 'Wrong1234', '10.4.0.1');
+    expect((await login('ghost@example.com', 'Wrong1234', '10.4.0.1')).statusCode).toBe(429);
+    expect((await login('ghost@example.com', 'Wrong1234', '10.4.1.1')).statusCode).toBe(401);
+    expect((await login('ghost@example.com', 'Wrong1234', '10.4.1.2')).statusCode).toBe(429);
   });
 
-  it('A-8 wrong current passwords in updatepassword count toward the account lock', async () => {
+  it('A-8 wrong current passwords in updatepassword count toward the pair lock', async () => {
     time.advance(16 * MIN);
     const s = AuthSessionSchema.parse(json(await login('ana@example.com', 'Secret123', '10.5.0.1')));
     for (let i = 0; i < 5; i++) {
@@ -102,7 +138,7 @@ describe('login brute-force protection (A-8), defaults of the configuration', ()
       });
       expect(res.statusCode).toBe(401);
     }
-    expect((await login('ana@example.com', 'Secret123', '10.5.0.2')).statusCode).toBe(429);
+    expect((await login('ana@example.com', 'Secret123', '10.5.0.1')).statusCode).toBe(429);
   });
 });
 
@@ -127,8 +163,8 @@ describe('LOGIN_* configuration (A-8)', () => {
           remoteAddress,
         });
       await login('a@example.com', '10.0.0.1');
-      await login('a@example.com', '10.0.0.2');
-      const account = await login('a@example.com', '10.0.0.3');
+      await login('a@example.com', '10.0.0.1');
+      const account = await login('a@example.com', '10.0.0.1');
       expect(account.statusCode).toBe(429);
       expect(ApiErrorSchema.parse(json(account)).error.retryAfterMs).toBe(MIN);
       await login('b@example.com', '10.0.0.9');
@@ -139,6 +175,48 @@ describe('LOGIN_* configuration (A-8)', () => {
       expect((await login('a@example.com', '10.0.0.9')).statusCode).toBe(401);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('A-8 M-2 with REDIS_URL the lockout is one for every instance', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => redis?.stop());
+
+  it('A-8 M-2 failures counted on one instance lock the pair on another; the owner elsewhere still signs in', async () => {
+    const time = manualClock();
+    const env = { AUTH_RATE_LIMIT_MAX: '10000', REDIS_URL: redis.url };
+    const a = await buildTestApp(env, { clock: time.clock, mailer: captureMailer() });
+    const b = await buildTestApp(env, { clock: time.clock, mailer: captureMailer() });
+    try {
+      // Each test app has its own database; the account exists in both, the counts are Redis's.
+      for (const t of [a, b]) {
+        const registered = await t.app.inject({
+          method: 'POST',
+          url: '/auth/register',
+          payload: registrationBody({ email: 'shared@example.com' }),
+        });
+        expect(registered.statusCode).toBe(201);
+      }
+      const login = (t: TestApp, password: string, remoteAddress: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: 'shared@example.com', password },
+          remoteAddress,
+        });
+      for (let i = 0; i < 5; i++) {
+        expect((await login(i % 2 ? a : b, 'Wrong1234', '10.9.0.1')).statusCode).toBe(401);
+      }
+      expect((await login(a, 'Secret123', '10.9.0.1')).statusCode).toBe(429);
+      expect((await login(b, 'Secret123', '10.9.0.1')).statusCode).toBe(429);
+      expect((await login(b, 'Secret123', '10.9.0.2')).statusCode).toBe(200);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
