@@ -315,6 +315,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
     speech: speech ? createSpeechPipeline({ synthesizer: speech, audioFiles, log: app.log }) : null,
     defaultVoiceId: async (id) => (await storage.users.getPreferences(id))?.defaultVoiceId ?? null,
+    preferredLanguage: async (id) => (await storage.users.findById(id))?.language ?? null,
     customVoice: (userId, voiceId) => voiceUploads.speechOf(userId, voiceId),
   });
   const voiceNotes = createVoiceNotesService({

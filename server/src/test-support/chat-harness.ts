@@ -1,4 +1,4 @@
-import type { EmotionAnalysis, ServerEventName, ServerPayload } from '@alma/protocol';
+import type { EmotionAnalysis, Language, ServerEventName, ServerPayload } from '@alma/protocol';
 import { afterEach, beforeEach } from 'vitest';
 import type { ReplyChunk, ReplyEngine, ReplyRequest } from '../engines/reply/types.ts';
 import type { SpeechSynthesizer } from '../engines/speech/types.ts';
@@ -83,6 +83,7 @@ export interface HarnessOverrides {
   storage?: Storage;
   speech?: SpeechSynthesizer;
   defaultVoiceId?: (userId: string) => Promise<string | null>;
+  preferredLanguage?: (userId: string) => Promise<Language | null>;
 }
 
 /** A chat on the harness's store and engine (or the overrides'), as app.ts wires one. */
@@ -121,6 +122,7 @@ export function build(overrides: HarnessOverrides = {}) {
     replyFlushMs: overrides.replyFlushMs ?? 0,
     speech: overrides.speech ? createSpeechPipeline({ synthesizer: overrides.speech, log: silentLog }) : null,
     defaultVoiceId: overrides.defaultVoiceId,
+    preferredLanguage: overrides.preferredLanguage,
   });
   return { ...submit, sessions, replies };
 }

@@ -42,6 +42,11 @@ const FRANC_MIN_LETTERS = 12;
 const FRANC_FULL_LETTERS = 30;
 
 export function detectLanguage(text: string, fallback: Language): Language {
+  return languageSignal(text) ?? fallback;
+}
+
+/** The language a line's own words point to, or null when they give no signal (SPEC.md C-18). */
+export function languageSignal(text: string): Language | null {
   let score = 0; // > 0 Spanish, < 0 English
   if (SPANISH_MARKS.test(text)) score += 2;
   if (SPANISH_OPENERS.test(text)) score += 3;
@@ -64,5 +69,5 @@ export function detectLanguage(text: string, fallback: Language): Language {
 
   if (score > 0) return 'es';
   if (score < 0) return 'en';
-  return fallback;
+  return null;
 }

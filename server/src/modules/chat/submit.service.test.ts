@@ -118,3 +118,37 @@ describe('V-7 the default voice', () => {
     expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-lucia', 'es').voice)).toBe(true);
   });
 });
+
+describe('C-18 a line with no language signal', () => {
+  it("C-18 takes the user's preferred language in a session with no earlier message, then the session's; a signal wins", async () => {
+    const english = build({ preferredLanguage: async () => 'en' });
+    const first = await english.submit(userId, { message: 'ok' });
+    await first.reply.done;
+    expect(first.message.language).toBe('en');
+    expect(engine.requests.at(-1)?.language).toBe('en');
+
+    // The session now speaks English: another signal-less line stays in it.
+    const second = await english.submit(userId, { message: '👍', sessionId: first.session.sessionId });
+    await second.reply.done;
+    expect(second.message.language).toBe('en');
+
+    // A line that says its language is answered in it, whatever the preference.
+    const spanish = await english.submit(userId, {
+      message: '¿Me oyes?',
+      sessionId: first.session.sessionId,
+    });
+    await spanish.reply.done;
+    expect(spanish.message.language).toBe('es');
+    const after = await english.submit(userId, { message: 'jaja', sessionId: first.session.sessionId });
+    await after.reply.done;
+    expect(after.message.language).toBe('es');
+  });
+
+  it('C-18 without a preference (or with no user record) the default language, Spanish', async () => {
+    const none = build({ preferredLanguage: async () => null });
+    const sent = await none.submit(userId, { message: 'ok' });
+    await sent.reply.done;
+    expect(sent.message.language).toBe('es');
+    expect(engine.requests.at(-1)?.language).toBe('es');
+  });
+});

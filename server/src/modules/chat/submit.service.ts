@@ -7,7 +7,7 @@ import {
   type Personality,
   type ServerPayload,
 } from '@alma/protocol';
-import { detectLanguage } from '../../engines/analysis/language.ts';
+import { languageSignal } from '../../engines/analysis/language.ts';
 import type { ReplyEngine } from '../../engines/reply/types.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
@@ -83,6 +83,11 @@ export interface SubmitServiceDeps {
   speech?: SpeechPipeline | null;
   /** The voice a user chose as default (preferences.defaultVoiceId), for sends that name none (V-7). */
   defaultVoiceId?: (userId: string) => Promise<string | null>;
+  /**
+   * The language the user chose (User.language), for a line that gives no signal in a session
+   * with no earlier user message (SPEC.md C-18); absent or null: Spanish.
+   */
+  preferredLanguage?: (userId: string) => Promise<Language | null>;
   /** One of the user's custom voices by id, or null (SPEC.md VU-8). */
   customVoice?: (userId: string, voiceId: string) => Promise<CustomVoiceSpeaker | null>;
 }
@@ -132,8 +137,11 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     }
     let session = given ?? (await chatSessions.create(userId, null, input.personality ?? 'default'));
     const previous = await messages.recent(userId, session.sessionId, 4);
-    const lastUserLanguage = previous.filter((m) => m.role === 'user').at(-1)?.language ?? DEFAULT_LANGUAGE;
-    const language: Language = detectLanguage(input.message, lastUserLanguage);
+    const language: Language =
+      languageSignal(input.message) ??
+      previous.filter((m) => m.role === 'user').at(-1)?.language ??
+      (await deps.preferredLanguage?.(userId)) ??
+      DEFAULT_LANGUAGE;
     const inserted = await messages.insert({
       _id: deps.newId(),
       sessionId: session.sessionId,
