@@ -59,6 +59,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from 
 import { registerRequestId, requestLogOptions, serverLogger } from './plugins/request-log.ts';
 import { registerProtocolVersionCheck } from './plugins/protocol-version.ts';
 import { registerSecurity } from './plugins/security.ts';
+import { handshakeHostCheck } from './plugins/security-headers.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     status: serverStatus,
     log: app.log,
     adapter: scale.socketAdapter,
+    hostAllowed: handshakeHostCheck(config),
   });
 
   const loginGuard = createLoginGuard({

@@ -59,6 +59,18 @@ describe('handshake', () => {
     },
   );
 
+  it("W-5 refuses a handshake whose Host is not the app's (a DNS-rebinding page)", async () => {
+    const c = connect(user.token, { headers: { host: 'rebound.attacker.example' } });
+    c.socket.io.opts.reconnection = false;
+    const err = await c.connected().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err).not.toBeNull();
+    const ok = connect(user.token, { headers: { host: new URL(server.url).host } });
+    await ok.connected();
+  });
+
   it('P-2 refuses a bad token with unauthorized', async () => {
     const c = connect('not-a-token');
     c.socket.io.opts.reconnection = false;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '../lib/app-error.ts';
 
 /** HSTS, sent only on responses that went out over https (SPEC.md W-2). */
@@ -145,5 +146,25 @@ function hostCheck(
     const name = normal.startsWith('[') ? normal.slice(0, normal.indexOf(']') + 1) : normal.split(':')[0];
     if (name !== undefined && LOOPBACK.has(name)) return true;
     return normal === appHost || extra.has(normal);
+  };
+}
+
+/**
+ * The same Host rule for the socket.io handshake (SPEC.md W-5), which bypasses Fastify's hooks:
+ * reads `X-Forwarded-Host`/`-Proto` only with TRUST_PROXY, as Fastify does for requests.
+ */
+export function handshakeHostCheck(opts: {
+  appUrl: string;
+  allowedHosts: readonly string[];
+  trustProxy: boolean;
+}): (req: IncomingMessage) => boolean {
+  const allowed = hostCheck(opts.appUrl, opts.allowedHosts);
+  const first = (value: string | string[] | undefined) =>
+    (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
+  return (req) => {
+    const forwardedHost = opts.trustProxy ? first(req.headers['x-forwarded-host']) : undefined;
+    const forwardedProto = opts.trustProxy ? first(req.headers['x-forwarded-proto']) : undefined;
+    const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
+    return allowed(forwardedHost ?? req.headers.host, forwardedProto ?? (encrypted ? 'https' : 'http'));
   };
 }

@@ -17,7 +17,7 @@ import {
   type SessionEndCode,
 } from '@alma/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
@@ -71,6 +71,8 @@ export interface SocketServerOptions {
   ended: (claims: SessionClaims) => Promise<SessionEndCode | null>;
   status: () => Parameters<ServerToClientEvents['server:status']>[0];
   log: FastifyBaseLogger;
+  /** Whether the handshake's Host names this app (SPEC.md W-5); absent: every Host. */
+  hostAllowed?: (req: IncomingMessage) => boolean;
   /** Rooms across instances (REDIS_URL: the Redis streams adapter); unset: this process's rooms. */
   adapter?: ServerOptions['adapter'];
 }
@@ -102,6 +104,7 @@ export function createSocketServer(
     connectionStateRecovery: { maxDisconnectionDuration: CONNECTION_RECOVERY_MS, skipMiddlewares: false },
     ...(opts.adapter ? { adapter: opts.adapter } : {}),
     allowRequest: (req, callback) => {
+      if (opts.hostAllowed && !opts.hostAllowed(req)) return callback('misdirected_request', false);
       const ok = isAllowedOrigin(req.headers.origin, req.headers.host, opts.corsOrigins);
       callback(ok ? null : 'origin_not_allowed', ok);
     },
