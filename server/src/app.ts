@@ -59,7 +59,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from 
 import { registerRequestId, requestLogOptions, serverLogger } from './plugins/request-log.ts';
 import { registerProtocolVersionCheck } from './plugins/protocol-version.ts';
 import { registerSecurity } from './plugins/security.ts';
-import { handshakeHostCheck } from './plugins/security-headers.ts';
+import { handshakeHostCheck, securityHeaders } from './plugins/security-headers.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { openScaleOut } from './scale/index.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     transcription: transcriber?.name ?? 'none',
   };
 
+  const headersOfEveryAnswer = securityHeaders(config.appUrl);
   const app = Fastify({
     logger: deps.logger ?? serverLogger(config.logLevel),
     ...requestLogOptions,
@@ -127,8 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     requestTimeout: 60_000,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    // Answers these two give bypass the hooks: they add the security headers themselves (W-1).
+    frameworkErrors: frameworkErrorHandler(headersOfEveryAnswer),
+    clientErrorHandler: clientErrorHandler(headersOfEveryAnswer),
   });
   registerRequestId(app);
 

@@ -58,32 +58,45 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
 /**
  * Errors Fastify raises before routing (a malformed URL, an over-long path parameter) get the
- * same body as everything else (`frameworkErrors` option).
+ * same body as everything else (`frameworkErrors` option), and the security headers that the
+ * hooks they bypass would have added (SPEC.md W-1, W-3: never cached).
  */
-export function frameworkErrorHandler(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const language = languageFromHeader(request.headers['accept-language']);
-  request.log.info({ code: error.code }, 'malformed request');
-  void reply
-    .code(400)
-    .send({ error: { code: 'invalid_payload', message: errorMessage(language, 'invalid_payload') } });
-}
+export const frameworkErrorHandler =
+  (headers: Readonly<Record<string, string>>) =>
+  (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const language = languageFromHeader(request.headers['accept-language']);
+    request.log.info({ code: error.code }, 'malformed request');
+    void reply
+      .headers({ ...headers, 'cache-control': 'no-store' })
+      .code(400)
+      .send({ error: { code: 'invalid_payload', message: errorMessage(language, 'invalid_payload') } });
+  };
 
 /**
  * Requests Node's HTTP parser rejects (headers or URL too large, garbage) never reach Fastify:
  * answer them on the raw socket, still in the one error shape (Spanish, the default language,
- * since the headers could not be read).
+ * since the headers could not be read), with the security headers (SPEC.md W-1, W-3).
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+export const clientErrorHandler =
+  (headers: Readonly<Record<string, string>>) =>
+  (error: Error & { code?: string }, socket: Duplex): void => {
+    answerOnSocket(error, socket, headers);
+  };
+
+function answerOnSocket(
+  error: Error & { code?: string },
+  socket: Duplex,
+  headers: Readonly<Record<string, string>>,
+): void {
   if (!socket.writable) return;
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const code = tooLarge ? 'request_too_large' : 'invalid_payload';
   const body = JSON.stringify({ error: { code, message: errorMessage('es', code) } });
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const extra = Object.entries({ ...headers, 'cache-control': 'no-store' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -114,6 +114,21 @@ describe('security headers (SPEC.md W-1 … W-5)', () => {
     }
   });
 
+  it('W-1 W-3 answers given before the hooks run (a malformed URL, headers too large) carry the headers too', async () => {
+    const malformed = await get('/chat/sessions/%E0%A4%A');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.headers['content-security-policy']).toContain("connect-src 'self' blob:");
+    expect(malformed.headers['cache-control']).toBe('no-store');
+
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const huge = await fetch(`${address}/auth/me?${'x'.repeat(40_000)}`, {
+      headers: { host: 'alma.example' },
+    });
+    expect(huge.status).toBe(431);
+    expect(huge.headers.get('content-security-policy')).toContain("connect-src 'self' blob:");
+    expect(huge.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('W-1 the Basis transcoder worker keeps its own policy (eval in that worker only)', async () => {
     const worker = await get('/decoders/basis-worker.js');
     expect(worker.headers['content-security-policy']).toBe(BASIS_WORKER_CSP);
