@@ -74,8 +74,7 @@ export interface AppDeps {
   engine?: ReplyEngine;
   clock?: Clock;
   newId?: IdGenerator;
-  /** Where the log goes (tests capture it); false: no log. URLs are always redacted (W-4). */
-  logger?: false | { level?: string; stream?: { write(line: string): void } };
+  logger?: FastifyServerOptions['logger'];
   /** Defaults to SMTP when `config.smtpUrl` is set, else the outbox in DATA_DIR. */
   mailer?: Mailer;
   /** Defaults to the synthesiser SPEECH_ENGINE names; null: replies without speech. */

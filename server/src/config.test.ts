@@ -151,3 +151,15 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'yes' })).toThrow(ConfigError);
   });
 });
+
+describe('ALLOWED_HOSTS', () => {
+  it('W-5 is a trimmed, lower-cased list of host[:port] names, empty unless set; anything else is named', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).allowedHosts).toEqual([]);
+    expect(
+      loadConfig({ DATA_DIR: dir(), ALLOWED_HOSTS: ' Alma.Example.com , internal:8080' }).allowedHosts,
+    ).toEqual(['alma.example.com', 'internal:8080']);
+    expect(() => loadConfig({ DATA_DIR: dir(), ALLOWED_HOSTS: 'https://alma.example.com' })).toThrow(
+      'ALLOWED_HOSTS="https://alma.example.com"',
+    );
+  });
+});
