@@ -162,6 +162,9 @@ test('forgot password → emailed link → new password → signed in; the link 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The URL changes before the lazy screen shows: the sign-in form (its own Email field) stays
+  // on screen until then, and a fill now would land there.
+  await expect(page.getByRole('heading', { name: 'Recover your password' })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(session.user.email);
   await page.getByRole('button', { name: 'Send instructions' }).click();
   await expect(page.getByText(`If an account exists for ${session.user.email}`)).toBeVisible();
