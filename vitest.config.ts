@@ -13,7 +13,9 @@ export default defineConfig({
           name: 'server',
           include: ['server/src/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
+          // A file's first spoken reply starts and warms the speech workers (S-12): seconds of CPU
+          // beside the other files running in parallel.
+          testTimeout: 60_000,
         },
       },
       'client/vitest.config.ts',
