@@ -14,6 +14,9 @@ export const BUDGET_3D = 300 * KB;
 export const FIRST_SCREENS = ['/', '/login', '/register', '/forgot-password', '/reset-password/:token'];
 export const SHOWS_3D = ['/onboarding', '/chat'];
 
+/** Bytes as the figures print them: `117.5 KB`. */
+export const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
 /** One entry of Vite's build manifest (client/dist/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
@@ -96,4 +99,39 @@ export function namedChunk(manifest: Manifest, name: string): string | undefined
 /** gzip -9 bytes of one built file (the budgets' measure). */
 export function gzipSize(dist: string, file: string): number {
   return gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+}
+
+/** One screen's weight: the files it needs before it renders and their gzip -9 bytes together. */
+export interface ScreenWeight {
+  route: string;
+  files: string[];
+  gzip: number;
+}
+
+/** What a build weighs per screen (every route of ROUTE_MODULES), and its 3D chunk if named. */
+export interface BuildWeights {
+  screens: ScreenWeight[];
+  three?: { file: string; gzip: number; loadedBy: string[] };
+}
+
+/** The budgets' figures for the build in `dist`, each file compressed once. */
+export function measureBuild(dist: string): BuildWeights {
+  const manifest = readManifest(dist);
+  const sizes = new Map<string, number>();
+  const gz = (file: string) => {
+    let size = sizes.get(file);
+    if (size === undefined) {
+      size = gzipSize(dist, file);
+      sizes.set(file, size);
+    }
+    return size;
+  };
+  const screens = Object.entries(ROUTE_MODULES).map(([route, modules]) => {
+    const files = filesOf(manifest, modules);
+    return { route, files, gzip: files.reduce((sum, file) => sum + gz(file), 0) };
+  });
+  const file = namedChunk(manifest, 'three');
+  if (!file) return { screens };
+  const loadedBy = screens.filter((s) => s.files.includes(file)).map((s) => s.route);
+  return { screens, three: { file, gzip: gz(file), loadedBy } };
 }

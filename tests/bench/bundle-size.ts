@@ -14,28 +14,16 @@ import { startTestServer } from '../fixtures/server.ts';
 import {
   BUDGET_3D,
   BUDGET_FIRST,
-  filesOf,
   FIRST_SCREENS,
   gzipSize,
-  KB,
-  namedChunk,
+  kb,
+  measureBuild,
   readManifest,
-  ROUTE_MODULES,
   SHOWS_3D,
 } from './bundle-manifest.ts';
 
 const dist = new URL('../../client/dist', import.meta.url).pathname;
-const manifest = readManifest(dist);
-
-const gzCache = new Map<string, number>();
-const gz = (file: string) => {
-  let size = gzCache.get(file);
-  if (size === undefined) {
-    size = gzipSize(dist, file);
-    gzCache.set(file, size);
-  }
-  return size;
-};
+const { screens, three } = measureBuild(dist);
 
 /** Bytes the server puts on the wire for one asset with this Accept-Encoding. */
 function wireBytes(base: string, file: string, encoding: string): Promise<number> {
@@ -52,14 +40,10 @@ function wireBytes(base: string, file: string, encoding: string): Promise<number
   });
 }
 
-const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
 const server = await startTestServer({ CLIENT_DIST: dist });
 try {
-  const three = namedChunk(manifest, 'three');
   console.log('screen                    files  gzip -9     br on wire  identity    budget');
-  for (const [route, modules] of Object.entries(ROUTE_MODULES)) {
-    const files = filesOf(manifest, modules);
-    const gzip = files.reduce((sum, f) => sum + gz(f), 0);
+  for (const { route, files, gzip } of screens) {
     let br = 0;
     let identity = 0;
     for (const f of files) {
@@ -69,7 +53,7 @@ try {
     const budget = FIRST_SCREENS.includes(route)
       ? `${gzip <= BUDGET_FIRST ? 'ok' : 'OVER'} ≤ ${kb(BUDGET_FIRST)}`
       : '';
-    const with3d = three && files.includes(three) ? ' (3D)' : '';
+    const with3d = three?.loadedBy.includes(route) ? ' (3D)' : '';
     console.log(
       `${(route + with3d).padEnd(25)} ${String(files.length).padStart(5)}  ${kb(gzip).padStart(9)}  ${kb(br).padStart(11)}  ${kb(identity).padStart(9)}   ${budget}`,
     );
@@ -77,17 +61,15 @@ try {
   if (!three) {
     console.log('3D chunk: none named "three" (client/vite.config.ts codeSplitting)  OVER');
   } else {
-    const where = Object.entries(ROUTE_MODULES)
-      .filter(([, modules]) => filesOf(manifest, modules).includes(three))
-      .map(([route]) => route);
-    const onlyWhere3d = where.every((r) => SHOWS_3D.includes(r));
+    const { file, gzip, loadedBy } = three;
+    const onlyWhere3d = loadedBy.every((r) => SHOWS_3D.includes(r));
     console.log(
-      `3D chunk ${three}: ${kb(gz(three))} gz (${gz(three) <= BUDGET_3D ? 'ok' : 'OVER'} ≤ ${kb(BUDGET_3D)}); ` +
-        `loaded by ${where.join(', ') || 'no screen at first render'} (${onlyWhere3d ? 'ok' : 'OVER'}: only ${SHOWS_3D.join(', ')})`,
+      `3D chunk ${file}: ${kb(gzip)} gz (${gzip <= BUDGET_3D ? 'ok' : 'OVER'} ≤ ${kb(BUDGET_3D)}); ` +
+        `loaded by ${loadedBy.join(', ') || 'no screen at first render'} (${onlyWhere3d ? 'ok' : 'OVER'}: only ${SHOWS_3D.join(', ')})`,
     );
   }
-  const entry = manifest['index.html'];
-  if (entry) console.log(`entry ${entry.file}: ${kb(gz(entry.file))} gz`);
+  const entry = readManifest(dist)['index.html'];
+  if (entry) console.log(`entry ${entry.file}: ${kb(gzipSize(dist, entry.file))} gz`);
 } finally {
   await server.dispose();
 }

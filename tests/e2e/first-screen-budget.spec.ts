@@ -4,9 +4,8 @@ import {
   BUDGET_FIRST,
   filesOf,
   FIRST_SCREENS,
-  gzipSize,
-  KB,
-  namedChunk,
+  kb,
+  measureBuild,
   readManifest,
   ROUTE_MODULES,
   SHOWS_3D,
@@ -19,7 +18,6 @@ import {
  */
 const dist = new URL('../../client/dist', import.meta.url).pathname;
 const manifest = readManifest(dist);
-const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 /**
  * A path to open for each first screen, its heading once rendered, and an element its own
@@ -47,29 +45,19 @@ const OPEN: Record<string, { path: string; heading: string; styled: string; padd
 test.use({ locale: 'es-ES' });
 
 test('the first screens weigh at most 120 KB gzip of JS and CSS; the 3D chunk at most 300 KB, only where a 3D view shows', () => {
-  const weights = Object.fromEntries(
-    FIRST_SCREENS.map((route) => {
-      const files = filesOf(manifest, ROUTE_MODULES[route] ?? []);
-      return [route, files.reduce((sum, file) => sum + gzipSize(dist, file), 0)];
-    }),
-  );
+  const { screens, three } = measureBuild(dist);
+  const first = screens.filter((s) => FIRST_SCREENS.includes(s.route));
   test.info().annotations.push({
     type: 'weights',
-    description: Object.entries(weights)
-      .map(([route, bytes]) => `${route} ${kb(bytes)}`)
-      .join(', '),
+    description: first.map((s) => `${s.route} ${kb(s.gzip)}`).join(', '),
   });
-  for (const [route, bytes] of Object.entries(weights)) {
-    expect(bytes, `${route}: ${kb(bytes)} gzip`).toBeLessThanOrEqual(BUDGET_FIRST);
+  for (const { route, gzip } of first) {
+    expect(gzip, `${route}: ${kb(gzip)} gzip`).toBeLessThanOrEqual(BUDGET_FIRST);
   }
 
-  const three = namedChunk(manifest, 'three');
   expect(three, 'a chunk named "three" (client/vite.config.ts)').toBeDefined();
-  expect(gzipSize(dist, three ?? '')).toBeLessThanOrEqual(BUDGET_3D);
-  const with3d = Object.keys(ROUTE_MODULES).filter((route) =>
-    filesOf(manifest, ROUTE_MODULES[route] ?? []).includes(three ?? ''),
-  );
-  expect(with3d.sort()).toEqual([...SHOWS_3D].sort());
+  expect(three?.gzip).toBeLessThanOrEqual(BUDGET_3D);
+  expect(three?.loadedBy.sort()).toEqual([...SHOWS_3D].sort());
 });
 
 for (const route of FIRST_SCREENS) {
