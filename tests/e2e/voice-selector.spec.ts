@@ -26,6 +26,7 @@ test('voice selector: filter, search, page, preview, favourite, confirm; the cho
   page,
   request,
 }) => {
+  test.setTimeout(180_000); // the chat screen loads the 3D stage twice (before and after the reload)
   const session = await registerViaApi(request);
   const preview = await request.get('/system-voices/en-emma.mp3');
   expect(preview.ok()).toBe(true);
