@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type WebSocket } from '@playwright/test';
 import { registerViaApi, shot, signInBrowser } from './support.ts';
 
 /**
@@ -26,9 +26,9 @@ test('the onboarding has the socket: upload progress is pushed, not polled; the 
   request,
 }) => {
   test.slow(); // a real upload processed by the server's worker
-  const sockets: string[] = [];
+  const sockets: WebSocket[] = [];
   page.on('websocket', (ws) => {
-    if (ws.url().includes('/socket.io/')) sockets.push(ws.url());
+    if (ws.url().includes('/socket.io/')) sockets.push(ws);
   });
   const polls: string[] = [];
   page.on('request', (r) => {
@@ -38,7 +38,7 @@ test('the onboarding has the socket: upload progress is pushed, not polled; the 
   await signInBrowser(page, session);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/onboarding');
-  await expect.poll(() => sockets.length, { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => sockets.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
 
   const panel = page.getByRole('region', { name: 'Upload your own avatar (.glb)' });
   await panel.getByLabel('Name (optional)').fill('Live avatar');
@@ -55,10 +55,16 @@ test('the onboarding has the socket: upload progress is pushed, not polled; the 
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('radiogroup', { name: 'System voices' }).getByRole('radio').first().check();
   await page.getByRole('button', { name: 'Continue' }).click();
+  // Counted from here: while the worker processed the upload, a loaded machine may have missed a
+  // ping and reconnected, which is the socket doing its job, not a second one.
+  const opened = sockets.length;
+  const current = sockets[opened - 1]!;
+  expect(current.isClosed()).toBe(false);
   await page.getByRole('button', { name: 'Start chatting' }).click();
   await expect(page).toHaveURL(/\/chat/);
   await expect(page.locator('[data-status="online"]')).toBeVisible({ timeout: 30_000 });
-  expect(sockets).toHaveLength(1);
+  expect(sockets).toHaveLength(opened);
+  expect(current.isClosed()).toBe(false);
 });
 
 test('M-4 the socket opens as a WebSocket, never long-polling, and a reload connects again @any-width', async ({
