@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestRedis } from '../../test-support/redis-suite.ts';
 import {
   createMemoryLoginAttempts,
   createRedisLoginAttempts,
@@ -72,22 +71,13 @@ function loginAttemptStoreContract(name: string, make: () => LoginAttemptStore) 
 loginAttemptStoreContract('memory', createMemoryLoginAttempts);
 
 describe('with Redis (REDIS_URL)', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const suite = useTestRedis();
 
-  loginAttemptStoreContract('redis', () => createRedisLoginAttempts(redis));
+  loginAttemptStoreContract('redis', () => createRedisLoginAttempts(suite.redis));
 
   it('M-2 A-8 two instances on one Redis see the same counts, marks and turns', async () => {
-    const a = createRedisLoginAttempts(redis);
-    const b = createRedisLoginAttempts(redis);
+    const a = createRedisLoginAttempts(suite.redis);
+    const b = createRedisLoginAttempts(suite.redis);
     await a.addFailure('shared', 1000, 5, 60_000);
     await b.addFailure('shared', 1000, 5, 60_000);
     expect(await b.failures('shared', 0)).toEqual([1000, 1000]);
@@ -98,9 +88,9 @@ describe('with Redis (REDIS_URL)', () => {
   });
 
   it('A-8 Redis forgets a key by itself once its window is over', async () => {
-    const store = createRedisLoginAttempts(redis);
+    const store = createRedisLoginAttempts(suite.redis);
     await store.addFailure('expiring', 1000, 5, 60_000);
-    const ttl = await redis.pttl('alma:login:expiring');
+    const ttl = await suite.redis.pttl('alma:login:expiring');
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.ts';
 import { manualClock } from '../../test-support/mail.ts';
-import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { useTestRedis } from '../../test-support/redis-suite.ts';
 import {
   createMemoryLoginAttempts,
   createRedisLoginAttempts,
@@ -118,20 +118,11 @@ function guardRules(name: string, makeStore: () => LoginAttemptStore) {
 guardRules('memory', createMemoryLoginAttempts);
 
 describe('with Redis', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
-  guardRules('redis', () => createRedisLoginAttempts(redis));
+  const suite = useTestRedis();
+  guardRules('redis', () => createRedisLoginAttempts(suite.redis));
 
   it('M-2 A-8 a store that fails lets the attempt through and says so, rather than refusing everyone', async () => {
-    const broken = new Redis(`redis://127.0.0.1:${server.port + 1}`, {
+    const broken = new Redis(`redis://127.0.0.1:${suite.server.port + 1}`, {
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
       lazyConnect: true,

@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestRedis } from '../../test-support/redis-suite.ts';
 import { FLOW_TTL_MS, createFlowStore, createRedisFlowStore, s256, type FlowStore } from './oauth.state.ts';
 
 describe('O-2 pending sign-ins', () => {
@@ -60,23 +59,14 @@ describe('O-2 pending sign-ins', () => {
 });
 
 describe('M-3 pending sign-ins in Redis (REDIS_URL): the same rules, whichever instance takes the state', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const suite = useTestRedis();
 
   const setup = () => {
     let now = Date.parse('2025-03-01T10:00:00Z');
     const clock = () => new Date(now);
     // Two stores on one Redis stand for two instances.
-    const a: FlowStore = createRedisFlowStore({ redis, clock });
-    const b: FlowStore = createRedisFlowStore({ redis, clock });
+    const a: FlowStore = createRedisFlowStore({ redis: suite.redis, clock });
+    const b: FlowStore = createRedisFlowStore({ redis: suite.redis, clock });
     return { a, b, advance: (ms: number) => (now += ms) };
   };
 
@@ -105,7 +95,7 @@ describe('M-3 pending sign-ins in Redis (REDIS_URL): the same rules, whichever i
     advance(FLOW_TTL_MS);
     expect(await b.take('github', late.state, 'b')).toEqual({ ok: false, reason: 'expired' });
     const kept = await a.begin('github', 'b');
-    const ttl = await redis.pttl(`alma:oauth:flow:${kept.state}`);
+    const ttl = await suite.redis.pttl(`alma:oauth:flow:${kept.state}`);
     expect(ttl).toBeGreaterThan(FLOW_TTL_MS);
     expect(ttl).toBeLessThanOrEqual(FLOW_TTL_MS + 60_000);
   });

@@ -14,7 +14,7 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
  * URL (the security policy's worker-src allows it) and fetches its wasm from our origin. The Basis
  * transcoder needs eval (embind), which the page's policy refuses to a blob: worker: its worker
  * starts from our own `/decoders/basis-worker.js`, served with a policy of its own that allows it
- * (server/src/plugins/security.ts), and runs three.js's worker script from there.
+ * (server/src/plugins/security-headers.ts), and runs three.js's worker script from there.
  */
 
 /** The Basis transcoder's worker script (client/public), with its own security policy. */
