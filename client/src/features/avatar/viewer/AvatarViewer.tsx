@@ -212,6 +212,7 @@ function LiveViewer({
       avatar,
       modelUrl,
       animator: created,
+      root: scene,
     });
     return () => {
       unregister();

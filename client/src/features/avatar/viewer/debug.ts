@@ -1,3 +1,4 @@
+import type { Object3D } from 'three';
 import type { AnimatorOverrides, AvatarAnimator } from '../engine/contract.ts';
 
 /**
@@ -10,12 +11,23 @@ export interface DebugAvatar {
   avatar: string | null;
   modelUrl: string;
   animator: AvatarAnimator;
+  /** The model on screen: what the animator wrote to it is read back from here. */
+  root: Object3D;
+}
+
+/** How open the mouth is drawn now: the largest of the visemes' and the jaw's morph weights. */
+export interface DebugMouth {
+  /** The strongest mouth morph (a viseme, `jawOpen` or `mouthOpen`) and its weight. */
+  morph: string | null;
+  weight: number;
 }
 
 export interface AvatarDebugHandle {
   list: DebugAvatar[];
   /** Applies overrides to every animator (or to those showing `avatar`). */
   setOverrides: (overrides: AnimatorOverrides, avatar?: string | null) => number;
+  /** The mouth's morph weights as drawn on the first viewer (or the one showing `avatar`). */
+  mouth: (avatar?: string | null) => DebugMouth | null;
 }
 
 declare global {
@@ -33,7 +45,29 @@ function handle(): AvatarDebugHandle | null {
       for (const a of targets) a.animator.setOverrides(overrides);
       return targets.length;
     },
+    mouth(avatar) {
+      const target = this.list.find((a) => avatar === undefined || a.avatar === avatar);
+      return target ? mouthOf(target.root) : null;
+    },
   });
+}
+
+const MOUTH_MORPH = /^(viseme_(?!sil$)|jawOpen$|mouthOpen$)/;
+
+function mouthOf(root: Object3D): DebugMouth {
+  let best: DebugMouth = { morph: null, weight: 0 };
+  root.traverse((node) => {
+    const mesh = node as Object3D & {
+      morphTargetDictionary?: Record<string, number>;
+      morphTargetInfluences?: number[];
+    };
+    if (!mesh.morphTargetDictionary || !mesh.morphTargetInfluences) return;
+    for (const [name, index] of Object.entries(mesh.morphTargetDictionary)) {
+      const weight = mesh.morphTargetInfluences[index] ?? 0;
+      if (MOUTH_MORPH.test(name) && weight > best.weight) best = { morph: name, weight };
+    }
+  });
+  return best;
 }
 
 export function registerDebugAvatar(entry: DebugAvatar): () => void {

@@ -10,6 +10,7 @@ import { usePreferencesOf } from '../../../lib/preferences.ts';
 import { useSession } from '../../../lib/session.ts';
 import { speechQueue, useSpeech } from '../audio/speech.ts';
 import { requestRecordingToggle, useRecordingStatus } from '../recording/remote.ts';
+import { useReplay } from '../replay/replay.ts';
 import { useConversation } from '../store/conversation.ts';
 
 interface Props {
@@ -58,7 +59,10 @@ export function AvatarStage({
   const { t } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const { avatar } = usePreferencesOf(userId);
-  const emotion = useConversation((s) => s.emotion);
+  // While a reply replays, its own emotion is on the avatar's face (SPEC.md ST-5).
+  const liveEmotion = useConversation((s) => s.emotion);
+  const replayEmotion = useReplay((s) => (s.replyId ? s.emotion : null));
+  const emotion = replayEmotion ?? liveEmotion;
   const pending = useConversation((s) => s.pending !== null);
   const writing = useConversation((s) => s.messages.some((m) => m.streaming));
   const talking = useSpeech((s) => s.speakingReplyId !== null);

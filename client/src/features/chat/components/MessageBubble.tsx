@@ -66,7 +66,11 @@ export function MessageBubble({ message: m }: { message: LocalMessage }) {
         <p className="bubble__note">{t('voiceNote.transcribedByBrowser')}</p>
       ) : null}
       {playable && m.audioUrl ? (
-        <AudioButton audioUrl={m.audioUrl} kind={m.type === 'user' ? 'note' : 'reply'} />
+        <AudioButton
+          audioUrl={m.audioUrl}
+          kind={m.type === 'user' ? 'note' : 'reply'}
+          emotion={m.emotion ?? null}
+        />
       ) : null}
       {m.keptNote ? <AudioButton audioUrl={m.keptNote.url} kind="note" local /> : null}
       {m.isComplete === false && m.type === 'bot' && !m.streaming ? (
