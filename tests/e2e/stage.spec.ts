@@ -218,3 +218,100 @@ test('the stage frames head and shoulders by default; full body is a toggle, rem
   await readyViewer(page);
   await expect(page.getByTestId('stage-framing')).toHaveAttribute('data-framing', 'full');
 });
+
+test('an upload with skin weights that don’t add up to 1 is accepted, repaired, and renders (SPEC.md AU-12)', async ({
+  page,
+  request,
+}) => {
+  test.skip(test.info().project.name !== 'desktop', 'the same pipeline and viewer on a phone');
+  const problems = watchConsole(page);
+  const session = await registerViaApi(request);
+  // Every vertex weighs 0.6 on its bone: the validator's ACCESSOR_WEIGHTS_NON_NORMALIZED.
+  const id = await uploadModel(request, session, await buildFigure({ weightSum: 0.6 }), 'Wobbly Will');
+  const status = await request.get(`/api/upload/avatar/${id}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const { avatar } = (await status.json()) as {
+    avatar: { compatibility: { repaired?: { code: string; count: number }[] } };
+  };
+  const repaired = avatar.compatibility.repaired ?? [];
+  expect(repaired.map((r) => r.code)).toEqual(['ACCESSOR_WEIGHTS_NON_NORMALIZED']);
+  expect(repaired[0]?.count).toBeGreaterThan(0);
+  await page.addInitScript(() => localStorage.setItem('alma.stageFraming', 'full'));
+  const viewer = await showOnStage(page, request, session, id);
+  const pixels = await readCanvas(page, viewer.locator('canvas'));
+  // Repaired weights skin the figure whole: standing, framed, in its texture's colours. Weights of
+  // 0.6 left as they came would pull every vertex 40 % of the way to the skeleton's origin.
+  expect(pixels.box).not.toBeNull();
+  expect(pixels.box!.height / pixels.height).toBeGreaterThan(0.55);
+  expect(pixels.top.r - pixels.top.b).toBeGreaterThan(60);
+  await shot(page, 'stage-repaired-weights');
+  expect(problems).toEqual([]);
+});
+
+test('a static mesh is accepted and its report says it cannot speak or gesture, on the server and in the upload panel (SPEC.md AU-14)', async ({
+  page,
+  request,
+}) => {
+  test.skip(test.info().project.name !== 'desktop', 'the same pipeline and panel on a phone');
+  const session = await registerViaApi(request);
+  await openChat(page, request, session);
+  const toolbar = page.getByRole('toolbar', { name: 'Avatar controls' });
+  await toolbar.getByRole('button', { name: 'Change avatar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose your avatar' });
+  const panel = dialog.getByRole('region', { name: 'Upload your own avatar (.glb)' });
+  await panel.getByLabel('Name (optional)').fill('Statue');
+  await panel.getByTestId('avatar-upload-input').setInputFiles({
+    name: 'statue.glb',
+    mimeType: 'model/gltf-binary',
+    buffer: Buffer.from(await buildFigure({ skinned: false })),
+  });
+  await expect(panel.getByText('Statue is ready!')).toBeVisible({ timeout: 90_000 });
+  const limits = panel.getByRole('list', { name: 'What this model cannot do' });
+  await expect(limits.getByRole('listitem')).toHaveText([
+    'A static model (no skeleton, no face shapes): it cannot speak or gesture; on the stage it sways gently.',
+  ]);
+  await shot(page, 'stage-static-mesh-report');
+  // The server's report says the same, in codes the client words.
+  const list = await request.get(`/api/upload/avatars/${session.user.id}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const body = (await list.json()) as {
+    avatars: { name: string; compatibility: { warnings: string[] } | null }[];
+  };
+  const statue = body.avatars.find((a) => a.name === 'Statue');
+  expect(statue?.compatibility?.warnings).toEqual(['static_mesh', 'no_skeleton', 'no_lip_sync']);
+});
+
+test('the camera pushes in while the companion speaks and backs out after (SPEC.md ST-3)', async ({
+  page,
+  request,
+}) => {
+  test.skip(test.info().project.name !== 'desktop', 'pixel framing read on the desktop layout');
+  const session = await registerViaApi(request, { name: 'Sam' });
+  await openChat(page, request, session, 'elf');
+  const viewer = await readyViewer(page);
+  await setOverrides(page, { still: true });
+  await page.waitForTimeout(1500);
+  const canvas = viewer.locator('canvas');
+  const idle = await readCanvas(page, canvas);
+  const stage = page.getByRole('region', { name: 'Avatar' });
+  const input = page.getByLabel('Write your message');
+  await input.fill('Please tell me a long story about a lighthouse keeper and his cat.');
+  await input.press('Enter');
+  await expect(stage).toHaveClass(/stage--speaking/, { timeout: 30_000 });
+  // The push-in is slow (a 2.2 s time constant): most of the way after 3.5 s.
+  await page.waitForTimeout(3500);
+  const speaking = await readCanvas(page, canvas);
+  await shot(page, 'stage-push-in');
+  const what = JSON.stringify({ idle: idle.box, speaking: speaking.box });
+  // Closer: the figure is wider on the canvas, its head's top no lower than before.
+  expect(speaking.box!.width, what).toBeGreaterThan(idle.box!.width * 1.1);
+  expect(speaking.painted, what).toBeGreaterThan(idle.painted * 1.15);
+  // Quiet again, the camera backs out to the portrait it started from.
+  await expect(stage).not.toHaveClass(/stage--speaking/, { timeout: 90_000 });
+  await page.waitForTimeout(6000);
+  const after = await readCanvas(page, canvas);
+  expect(after.box!.width, JSON.stringify(after.box)).toBeLessThan(speaking.box!.width * 0.95);
+  expect(Math.abs(after.box!.width - idle.box!.width) / idle.box!.width).toBeLessThan(0.08);
+});
