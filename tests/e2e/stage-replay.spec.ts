@@ -10,7 +10,8 @@ import { registerViaApi, shot } from './support.ts';
  * live speech moves the mouth: what moves it is the replay (which "Listen" plays all the same).
  */
 
-test.describe.configure({ timeout: 150_000 });
+// Two replies and a replay in a real browser: minutes on a loaded 2-core machine.
+test.describe.configure({ timeout: 300_000 });
 
 interface Mouth {
   morph: string | null;
