@@ -169,3 +169,27 @@ describe('M-3 sign-in through a provider across instances', () => {
     expect(replay.error).toBe('oauth_failed');
   });
 });
+
+describe('A-12 M-1 revocation reaches sockets on every instance', () => {
+  // Two users rather than two sign-ins of one: M-2 above used up this minute's logins. Which
+  // sign-in's sockets a revocation ends is tested on one instance (tests/socket/revocation.test.ts).
+  it('A-12 M-1 a logout on A closes the user’s socket on B with auth:revoked; another user’s socket on B stays', async () => {
+    const user: AuthSession = await registerUser(a, { name: 'Cierre Remoto' });
+    const other: AuthSession = await registerUser(b, { name: 'Sigue Conectada' });
+    const signedOut = connect(b, user.token);
+    const stays = connect(b, other.token);
+    await Promise.all([signedOut.connected(), stays.connected()]);
+    const closed = new Promise<string>((resolve) => signedOut.socket.once('disconnect', resolve));
+
+    await apiClient(a, { token: user.token })(routes.auth.logout, {
+      body: { refreshToken: user.refreshToken },
+    });
+
+    expect(await closed).toBe('io server disconnect');
+    const told = of(signedOut.events, ServerEvent.authRevoked).map((e) => e.payload);
+    expect(told.map((p) => p.code)).toEqual(['signed_out']);
+    expect(told[0]?.message).toBe('Se ha cerrado tu sesión. Inicia sesión de nuevo para continuar.');
+    expect(stays.socket.connected).toBe(true);
+    expect(of(stays.events, ServerEvent.authRevoked)).toEqual([]);
+  });
+});

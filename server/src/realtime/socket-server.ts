@@ -2,6 +2,7 @@ import {
   CONNECTION_RECOVERY_MS,
   errorMessage,
   HandshakeAuthSchema,
+  SessionEndCodeSchema,
   PROTOCOL_VERSION,
   versionMismatch,
   ServerEvent,
@@ -19,6 +20,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
+import { z } from 'zod';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { languageFromHeader } from '../lib/language.ts';
 import { fieldErrors } from '../lib/validation.ts';
@@ -34,18 +36,14 @@ export interface SocketData {
   familyId: string;
 }
 
-export type AlmaServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
-export type AlmaSocket = Socket<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
+/** Between instances (REDIS_URL): a revocation made on one reaches every instance's sockets. */
+export interface InstanceEvents {
+  [SESSIONS_END]: (event: RevocationEvent) => void;
+}
+const SESSIONS_END = 'sessions:end';
+
+export type AlmaServer = Server<ClientToServerEvents, ServerToClientEvents, InstanceEvents, SocketData>;
+export type AlmaSocket = Socket<ClientToServerEvents, ServerToClientEvents, InstanceEvents, SocketData>;
 
 export interface HandlerContext {
   socket: AlmaSocket;
@@ -219,17 +217,35 @@ export function createSocketServer(
       (io.to(userRoom(userId)).emit as (event: string, payload: unknown) => boolean)(event, payload);
     },
   };
+  // Another instance's revocation (SPEC.md A-12, M-1): end the sockets held here.
+  io.on(SESSIONS_END, (event: unknown) => {
+    const parsed = RevocationEventSchema.safeParse(event);
+    if (parsed.success) endSessions(io, parsed.data);
+    else opts.log.warn({ event }, 'sessions:end from another instance was not a revocation');
+  });
   return {
     io,
     publisher,
     addHandlers: (h) => handlers.push(h),
-    endSessions: (event) => endSessions(io, event),
+    endSessions: (event) => {
+      endSessions(io, event);
+      // serverSideEmit reaches the other instances only; this process's adapter has no others.
+      if (opts.adapter) io.serverSideEmit(SESSIONS_END, event);
+    },
   };
 }
 
+const RevocationEventSchema = z.object({
+  userId: z.string().min(1),
+  code: SessionEndCodeSchema,
+  familyId: z.string().optional(),
+  exceptFamilyId: z.string().optional(),
+});
+
 /**
- * SPEC.md A-12: every open socket of an ended session is told why (`auth:revoked`, in its
- * language) and disconnected; socket.io does not reconnect after a server disconnect.
+ * SPEC.md A-12: every open socket of an ended session held by this process is told why
+ * (`auth:revoked`, in its language) and disconnected; socket.io does not reconnect after a server
+ * disconnect. Other instances run the same on `sessions:end`.
  */
 function endSessions(io: AlmaServer, event: RevocationEvent): void {
   const namespace = io.of('/');
@@ -239,7 +255,12 @@ function endSessions(io: AlmaServer, event: RevocationEvent): void {
     const { familyId, language } = socket.data;
     if (event.familyId !== undefined && familyId !== event.familyId) continue;
     if (event.exceptFamilyId !== undefined && familyId === event.exceptFamilyId) continue;
-    socket.emit(ServerEvent.authRevoked, { code: event.code, message: errorMessage(language, event.code) });
+    // Not `socket.emit`: with connection-state recovery it goes through the adapter, and Redis's
+    // adapter delivers it only after storing it, when this socket is already gone. A local
+    // emission is written at once, before the disconnect.
+    io.local
+      .to(socket.id)
+      .emit(ServerEvent.authRevoked, { code: event.code, message: errorMessage(language, event.code) });
     socket.disconnect();
   }
 }
