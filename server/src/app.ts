@@ -66,6 +66,7 @@ import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { registerVoicesRoutes } from './modules/voices/voices.routes.ts';
 import { createVoicesService, type VoicesService } from './modules/voices/voices.service.ts';
 import type { Storage } from './storage/types.ts';
+import { createRedisJobBoard } from './modules/avatar-uploads/job-board.redis.ts';
 
 export interface AppDeps {
   config: Config;
@@ -135,6 +136,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
 
   // REDIS_URL: what instances share (rooms, limits, replies in flight); unset: this process only.
   const scale = await openScaleOut(config.redisUrl, app.log);
+  // This process among instances: the owner of its replies, jobs and uploads arriving (M-5, M-7).
+  const instanceId = newId();
+  const { redis } = scale;
   // The synthesiser this app made (a pool of worker threads) ends with it; an injected one is its caller's.
   if (deps.speech === undefined && speech?.close) app.addHook('onClose', () => speech.close?.());
   app.addHook('onClose', () => scale.close());
@@ -166,7 +170,15 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     intervalMs: config.healthCheckIntervalMs,
   });
   const capabilities = describeCapabilities({ engines, ffmpeg: await hasFfmpeg('ffmpeg') });
-  const health = createHealthCheck({ storage, monitor, engines, capabilities, startedAt });
+  const health = createHealthCheck({
+    storage,
+    monitor,
+    engines,
+    capabilities,
+    startedAt,
+    // Read per request, once the service below exists.
+    avatarJobs: () => ({ instance: instanceId, running: avatarUploads.running() }),
+  });
   const serverStatus = () => ({
     status: monitor.current().status,
     version: APP_VERSION,
@@ -231,9 +243,16 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const users = createUsersService({ users: storage.users, customAvatars: storage.customAvatars });
   // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices; the slots of
   // uploads in progress counted in this process, or across instances in Redis (M-6).
-  const voiceSlots = scale.redis
-    ? createRedisUploadSlots({ redis: scale.redis, leaseMs: config.instanceLeaseMs, log: app.log })
-    : createMemoryUploadSlots();
+  const slotsIn = (keyPrefix: string) =>
+    scale.redis
+      ? createRedisUploadSlots({
+          redis: scale.redis,
+          leaseMs: config.instanceLeaseMs,
+          log: app.log,
+          keyPrefix,
+        })
+      : createMemoryUploadSlots();
+  const voiceSlots = slotsIn('alma:upload-slots:');
   const voiceUploads = createVoiceUploadsService({
     slots: voiceSlots,
     users: storage.users,
@@ -257,6 +276,19 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     clock,
     log: app.log,
     workers: config.avatarWorkers,
+    instanceId,
+    // With Redis any instance's workers take the jobs, and claims count on every instance (M-6, M-7).
+    board: redis
+      ? (deps) =>
+          createRedisJobBoard({
+            ...deps,
+            redis,
+            leaseMs: config.instanceLeaseMs,
+            workers: config.avatarWorkers,
+            log: app.log,
+          })
+      : undefined,
+    slotSets: { avatars: slotsIn('alma:avatar-slots:'), processing: slotsIn('alma:avatar-claims:') },
     otherStorageBytes: async (userId) => (await voiceUploads.usage(userId)).voiceStorageBytes,
     otherProcessingUploads: async (userId) => (await voiceUploads.usage(userId)).currentProcessingUploads,
   });
@@ -287,7 +319,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const replies = scale.redis
     ? await createRedisReplyRegistry({
         redis: scale.redis,
-        instanceId: newId(),
+        instanceId,
         leaseMs: config.instanceLeaseMs,
         finishOrphan: createOrphanFinisher({
           messages: storage.messages,
@@ -395,7 +427,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   app.addHook('preClose', async () => {
     monitor.stop();
     stopRetention();
-    avatarUploads.close();
+    await avatarUploads.close();
     await replies.drain(config.shutdownGraceMs);
     await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —

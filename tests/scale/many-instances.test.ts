@@ -30,6 +30,10 @@ beforeAll(async () => {
   cluster = await startCluster(2, (urls) => ({
     REPLY_TOKEN_DELAY_MS: '5',
     AUTH_RATE_LIMIT_MAX: String(AUTH_LIMIT),
+    // M-2 lockout: a pair is locked after 2 failures, below the rate limit; each test's requests
+    // come from their own address (X-Forwarded-For) so the two counts stay apart.
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '2',
+    TRUST_PROXY: 'true',
     SPEECH_ENGINE: 'none',
     APP_URL: urls[1] ?? '',
     ...provider.env(urls[1] ?? ''),
@@ -132,6 +136,31 @@ describe('M-2 limits count across instances', () => {
       const refused = await login(url);
       expect(refused.status).toBe(429);
       expect(refused.body.error?.code).toBe('rate_limited');
+    }
+  });
+});
+
+describe('M-2 login lockout counts across instances', () => {
+  it('M-2 A-8 failures on A and on B lock the account for that address on both; the right password is refused there', async () => {
+    const user = await registerUser(a, { name: 'Bloqueo Compartido' });
+    const login = async (url: string, password: string) => {
+      const res = await fetch(`${url}${routes.auth.login.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.15.0.7' },
+        body: JSON.stringify({ email: user.user.email, password }),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { error?: { code?: string; retryAfterMs?: number } },
+      };
+    };
+    expect((await login(a, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(b, 'Wrong-password-2')).status).toBe(401);
+    // One failure each: an instance counting alone would let this through (SPEC.md A-8, M-2).
+    for (const url of [a, b]) {
+      const locked = await login(url, 'Secret123');
+      expect(locked.status).toBe(429);
+      expect(locked.body.error?.code).toBe('rate_limited');
     }
   });
 });

@@ -54,6 +54,11 @@ export const HealthSchema = z.object({
    */
   checks: z.array(HealthCheckResultSchema).default([]),
   capabilities: z.array(CapabilitySchema).default([]),
+  /**
+   * This instance and the avatar jobs its workers run now (SPEC.md M-7): with several instances,
+   * where a job runs. Absent from an older server.
+   */
+  avatarJobs: z.object({ instance: z.string(), running: z.array(z.string()) }).optional(),
 });
 export type Health = z.infer<typeof HealthSchema>;
 

@@ -7,6 +7,12 @@ import { notGlb, REAL_WORLD_VARIANTS, TEST_MODELS } from '../../test-support/glb
 import { outOfRangeIndices } from '../../test-support/hostile-glb.ts';
 import { multipartBody } from '../../test-support/multipart.ts';
 
+/** The files left under a folder, whatever the subfolder (each instance has its own: M-7). */
+const filesUnder = (path: string) =>
+  readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
+
 /**
  * Custom avatar uploads over REST (SPEC.md AU-1…AU-9) with the generated test models of issue
  * #7: each real-world shape gets its status, score and report; broken files get the spec's
@@ -68,7 +74,7 @@ async function settled(who: Account, id: string): Promise<CustomAvatar> {
 
 /** Files of finished avatars only: nothing half-received, nothing orphaned. */
 const files = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f !== 'incoming') : []);
-const incoming = () => (existsSync(join(dir, 'incoming')) ? readdirSync(join(dir, 'incoming')) : []);
+const incoming = () => (existsSync(join(dir, 'incoming')) ? filesUnder(join(dir, 'incoming')) : []);
 
 beforeAll(async () => {
   t = await buildTestApp();

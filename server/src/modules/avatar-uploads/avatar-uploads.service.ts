@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AVATAR_FAILURE_CODES,
@@ -31,7 +31,8 @@ import type {
 import { modelFileOf, progressOf, toCustomAvatar, uploadFileOf } from './custom-avatar.ts';
 import { createFairQueue } from './fair-queue.ts';
 import { checkReceivedGlb, receiveFile, refusal, type IncomingFile, type ReceivedFile } from './receive.ts';
-import { createUploadSlots } from './slots.ts';
+import { createLocalJobBoard, jobOf, type AvatarJob, type JobBoard, type JobBoardDeps } from './job-board.ts';
+import { createUploadSlots, type AvatarSlotSets } from './slots.ts';
 
 /**
  * Custom avatar uploads (spec §3, §4, §5, §7; SPEC.md AU-1…AU-11). An upload is streamed to disk
@@ -39,8 +40,10 @@ import { createUploadSlots } from './slots.ts';
  * only when the whole request has been read is it recorded as pending and queued (`stage` →
  * `commit`), so a refused request stores nothing. A fair queue runs jobs and compatibility checks
  * on a small pool of worker threads (one per user at a time), storing every step and pushing it as
- * `upload:progress` to the owner's sockets. Files live in one folder: `<id>.upload.glb` while
- * queued or processing, `<id>.glb` once optimised, and `incoming/` for uploads still arriving.
+ * `upload:progress` to the owner's sockets (on any instance). Which instance runs a job is the
+ * job board's choice (this one alone, or any through Redis: SPEC.md M-7). Files live in one folder:
+ * `<id>.upload.glb` while queued or processing, `<id>.glb` once optimised, and
+ * `incoming/<instance>/` for uploads still arriving.
  */
 
 export interface AvatarUploadsDeps {
@@ -60,6 +63,12 @@ export interface AvatarUploadsDeps {
   otherProcessingUploads?: (userId: string) => Promise<number>;
   /** Overrides the plan's `maxProcessingTime` (tests). */
   processingTimeoutMs?: number;
+  /** This process among instances (its incoming folder, its jobs' leases). */
+  instanceId?: string;
+  /** Where jobs wait and who runs them; default: this process alone. */
+  board?: (deps: JobBoardDeps) => JobBoard;
+  /** Upload and check claims; default: counted in this process. */
+  slotSets?: AvatarSlotSets;
 }
 
 export type AvatarUploadFields = z.infer<typeof AvatarUploadFieldsSchema>;
@@ -81,17 +90,24 @@ const failureCode = (error: unknown): AvatarFailureCode =>
 
 export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   const { avatars, dir, publisher, log } = deps;
-  const incoming = join(dir, 'incoming');
   const queue = createFairQueue({ workers: Math.max(1, deps.workers ?? 2) });
-  const running = new Map<string, AbortController>();
   const slots = createUploadSlots(async (userId) => {
     const [used, other] = await Promise.all([
       avatars.usage(userId),
       deps.otherProcessingUploads?.(userId) ?? 0,
     ]);
     return { count: used.count, processing: used.processing + other };
-  });
+  }, deps.slotSets);
   let closed = false;
+  const boardDeps: JobBoardDeps = {
+    queue,
+    run: (job, signal) => runJob(job, signal),
+    listUnfinished: () => avatars.listUnfinished(),
+    takeOver,
+    incomingRoot: join(dir, 'incoming'),
+    instanceId: deps.instanceId ?? 'local',
+  };
+  const board = (deps.board ?? createLocalJobBoard)(boardDeps);
 
   async function userOf(userId: string) {
     const user = await deps.users.findById(userId);
@@ -116,7 +132,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
 
   const removeQuietly = (file: string) => unlink(join(dir, file)).catch(() => undefined);
   const receive = (input: IncomingFile, limits: PlanLimits) =>
-    receiveFile(input, incoming, deps.newId(), maxBytesOf(limits));
+    receiveFile(input, board.incoming, deps.newId(), maxBytesOf(limits));
 
   /**
    * Spec §5 checks in order, before any work: feature, then the avatar and processing slots
@@ -209,18 +225,12 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       await removeQuietly(uploadFileOf(id));
       throw error;
     }
-    enqueue(userId, id, received.size);
+    board.add({ id, userId, size: received.size });
     return toCustomAvatar(record, language);
   }
 
-  function enqueue(userId: string, id: string, size: number) {
-    queue.enqueue({ id, userId, run: () => runJob(userId, id, size) });
-  }
-
-  async function runJob(userId: string, id: string, size: number) {
+  async function runJob({ id, userId, size }: AvatarJob, signal: AbortSignal) {
     if (closed) return;
-    const controller = new AbortController();
-    running.set(id, controller);
     const language = await userOf(userId).then(
       (u) => u.language,
       () => 'es' as const,
@@ -238,7 +248,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
           outputPath: join(dir, modelFileOf(id)),
           timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
           cpuBudgetMs: cpuBudgetFor(size),
-          signal: controller.signal,
+          signal,
           onStep: (step, progress) => void put({ step, progress }, ['processing']),
         });
       } catch (error) {
@@ -278,8 +288,6 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       if (!completed) await removeQuietly(modelFileOf(id)); // cancelled or deleted at the last moment
     } catch (error) {
       log.error({ avatarId: id, err: error }, 'avatar job crashed');
-    } finally {
-      running.delete(id);
     }
   }
 
@@ -301,8 +309,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       language,
     );
     if (!record) throw new AppError('avatar_not_cancellable', { detail: `avatar ${id}` });
-    queue.remove(id);
-    running.get(id)?.abort();
+    await board.stop(id);
     await removeQuietly(uploadFileOf(id));
     await removeQuietly(modelFileOf(id));
     return toCustomAvatar(record, language);
@@ -310,9 +317,8 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
 
   async function remove(userId: string, id: string): Promise<void> {
     const record = await owned(userId, id);
-    running.get(id)?.abort();
-    queue.remove(id);
     await avatars.delete(userId, record.id);
+    await board.stop(id);
     await removeQuietly(uploadFileOf(id));
     await removeQuietly(modelFileOf(id));
   }
@@ -406,38 +412,42 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   }
 
   /**
-   * After a restart (AU-8): jobs whose upload survived go back in the queue from the start;
-   * the others are marked failed as interrupted. Half-received uploads and half-written models
-   * are removed, so no file is left without a record that names it.
+   * A job whose instance is gone — this one before a restart, or another that died (AU-8, M-7):
+   * back in the queue from the start when its upload survived, else failed as interrupted. Its
+   * half-written model is removed, so no file is left without a record that names it. Each
+   * change applies only if the record is still as read (another instance may take it too).
    */
-  async function recover(): Promise<void> {
-    await rm(incoming, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const files = new Set(await readdir(dir));
-    for (const record of await avatars.listUnfinished()) {
-      await removeQuietly(modelFileOf(record.id));
-      if (record.uploadFile && files.has(record.uploadFile)) {
-        const reset = await avatars.update(record.userId, record.id, {
-          status: 'pending',
-          step: 'queued',
-          progress: 0,
-        });
-        if (reset) enqueue(record.userId, record.id, record.originalSize);
-      } else {
-        await avatars.update(record.userId, record.id, {
-          status: 'failed',
-          uploadFile: null,
-          error: { code: 'interrupted', detail: 'the upload was lost in a restart' },
-        });
-      }
+  async function takeOver(record: CustomAvatarRecord): Promise<AvatarJob | null> {
+    await removeQuietly(modelFileOf(record.id));
+    const files = new Set(await readdir(dir).catch(() => [] as string[]));
+    if (record.uploadFile && files.has(record.uploadFile)) {
+      const reset = await avatars.update(
+        record.userId,
+        record.id,
+        { status: 'pending', step: 'queued', progress: 0 },
+        [record.status],
+      );
+      return reset ? jobOf(reset) : null;
     }
+    await avatars.update(
+      record.userId,
+      record.id,
+      {
+        status: 'failed',
+        uploadFile: null,
+        error: { code: 'interrupted', detail: 'the upload was lost in a restart' },
+      },
+      [record.status],
+    );
+    return null;
   }
 
-  /** Stops taking jobs and stops running ones (shutdown); their records are recovered on start. */
-  function close(): void {
+  /** Stops taking jobs and stops running ones (shutdown); their records are taken back later. */
+  async function close(): Promise<void> {
     closed = true;
     queue.close();
-    for (const controller of running.values()) controller.abort();
+    slots.close();
+    await board.close();
   }
 
   return {
@@ -447,7 +457,8 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     model,
     check,
     stats,
-    recover,
+    /** After start: takes back what a restart or a dead instance left (AU-8, M-7). */
+    recover: () => board.recover(),
     close,
     /** The caller's avatar, owner-scoped. */
     get: async (userId: string, id: string, language: Language) =>
@@ -457,10 +468,12 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     /** Stored usage, with slots held by requests in flight counted as processing. */
     usage: async (userId: string) => {
       const used = await avatars.usage(userId);
-      return { ...used, processing: used.processing + slots.inFlight(userId) };
+      return { ...used, processing: used.processing + (await slots.inFlight(userId)) };
     },
     /** Jobs and checks queued or running on this instance (tests wait for it to drain). */
     pending: () => queue.size(),
+    /** The avatar jobs running on this instance now (`/health`, M-7). */
+    running: () => board.running(),
   };
 }
 

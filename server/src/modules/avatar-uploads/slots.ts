@@ -1,11 +1,13 @@
 import type { PlanLimits } from '@alma/protocol';
 import { AppError } from '../../lib/app-error.ts';
+import { createMemoryUploadSlots, type UploadSlots } from '../voice-uploads/upload-slots.ts';
 
 /**
  * The plan's avatar slots and concurrent uploads (spec §5; SPEC.md AU-1, AU-9), held from the
  * moment a request is let in. Stored avatars count through `stored()`; uploads still arriving and
- * compatibility checks in flight are claims held here, so two requests at once can't both take the
- * last slot: each user's check-and-claim runs one at a time.
+ * compatibility checks in flight are claims held in two slot sets — in this process, or in Redis so
+ * every instance counts the same claims (SPEC.md M-6) — so two requests at once can't both take
+ * the last slot: each set's check-and-take is one step, and a user's claims here run one at a time.
  */
 
 export interface StoredUsage {
@@ -15,12 +17,25 @@ export interface StoredUsage {
   processing: number;
 }
 
-export function createUploadSlots(stored: (userId: string) => Promise<StoredUsage>) {
-  const claims = new Map<string, { uploads: number; checks: number }>();
-  const locks = new Map<string, Promise<unknown>>();
-  const of = (userId: string) => claims.get(userId) ?? { uploads: 0, checks: 0 };
+export interface AvatarSlotSets {
+  /** Uploads arriving, counted against the plan's avatars. */
+  avatars: UploadSlots;
+  /** Uploads arriving and checks running, counted against the plan's concurrent uploads. */
+  processing: UploadSlots;
+}
 
-  /** Runs `fn` after any check-and-claim of the same user still running. */
+export const createMemoryAvatarSlotSets = (): AvatarSlotSets => ({
+  avatars: createMemoryUploadSlots(),
+  processing: createMemoryUploadSlots(),
+});
+
+export function createUploadSlots(
+  stored: (userId: string) => Promise<StoredUsage>,
+  sets: AvatarSlotSets = createMemoryAvatarSlotSets(),
+) {
+  const locks = new Map<string, Promise<unknown>>();
+
+  /** Runs `fn` after any check-and-claim of the same user still running here. */
   function serialised<T>(userId: string, fn: () => Promise<T>): Promise<T> {
     const run = (locks.get(userId) ?? Promise.resolve()).then(fn, fn);
     const tail = run.catch(() => undefined);
@@ -36,29 +51,35 @@ export function createUploadSlots(stored: (userId: string) => Promise<StoredUsag
   function claim(userId: string, limits: PlanLimits, kind: 'upload' | 'check'): Promise<() => void> {
     return serialised(userId, async () => {
       const used = await stored(userId);
-      const held = of(userId);
-      if (kind === 'upload' && used.count + held.uploads >= limits.maxCustomAvatars)
-        throw new AppError('avatar_limit_reached', { detail: `${used.count}/${limits.maxCustomAvatars}` });
-      const busy = used.processing + held.uploads + held.checks;
-      if (busy >= limits.maxConcurrentUploads)
-        throw new AppError('upload_concurrency_limit', { detail: `${busy}/${limits.maxConcurrentUploads}` });
-      const key = kind === 'upload' ? 'uploads' : 'checks';
-      claims.set(userId, { ...held, [key]: held[key] + 1 });
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const now = of(userId);
-        const left = { ...now, [key]: now[key] - 1 };
-        if (left.uploads + left.checks === 0) claims.delete(userId);
-        else claims.set(userId, left);
+      const releases: (() => Promise<void>)[] = [];
+      const releaseAll = () => {
+        for (const release of releases.splice(0)) void release();
       };
+      if (kind === 'upload') {
+        const avatar = await sets.avatars.take(userId, limits.maxCustomAvatars, used.count);
+        if (!avatar.ok)
+          throw new AppError('avatar_limit_reached', { detail: `${avatar.busy}/${limits.maxCustomAvatars}` });
+        releases.push(avatar.release);
+      }
+      const busy = await sets.processing.take(userId, limits.maxConcurrentUploads, used.processing);
+      if (!busy.ok) {
+        releaseAll();
+        throw new AppError('upload_concurrency_limit', {
+          detail: `${busy.busy}/${limits.maxConcurrentUploads}`,
+        });
+      }
+      releases.push(busy.release);
+      return releaseAll;
     });
   }
 
   return {
     claim,
-    /** Slots held by requests in flight (uploads arriving, checks running). */
-    inFlight: (userId: string): number => of(userId).uploads + of(userId).checks,
+    /** Slots held by requests in flight (uploads arriving, checks running), on every instance. */
+    inFlight: (userId: string): Promise<number> => sets.processing.held(userId),
+    close: (): void => {
+      sets.avatars.close();
+      sets.processing.close();
+    },
   };
 }

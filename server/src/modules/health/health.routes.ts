@@ -10,6 +10,8 @@ export interface HealthDeps {
   engines: Health['engines'];
   capabilities: Capability[];
   startedAt: number;
+  /** This instance and the avatar jobs running here (SPEC.md M-7). */
+  avatarJobs?: () => NonNullable<Health['avatarJobs']>;
 }
 
 /** `/health` (SPEC.md H-1, H-3): runs the monitor's checks now, so the answer is never stale. */
@@ -25,6 +27,7 @@ export function createHealthCheck(deps: HealthDeps): () => Promise<Health> {
       engines: deps.engines,
       checks,
       capabilities: deps.capabilities,
+      avatarJobs: deps.avatarJobs?.(),
     };
   };
 }
