@@ -23,6 +23,7 @@ const SPANISH_WORDS = wordSet(`
   ya oyes vuelto vuelta he han hemos perfecto aburro estado cuentame chiste dime recomiendas recomienda
   recomiendame alguna algun libro pelicula serie cancion quieres vamos tambien aqui alli eso esto
   cual cuales gusta encanta ayuda ayudame necesito sera seria mejor peor perdona disculpa verdad
+  bonito animame leo veo
 `);
 const ENGLISH_WORDS = wordSet(`
   hi hello hey thanks thank you bye goodbye good morning night evening how what who where when why the
@@ -30,7 +31,7 @@ const ENGLISH_WORDS = wordSet(`
   have has don't do does not today yesterday tomorrow fine well yes feel feeling want can can't
   weather sad happy tired great see later so just about there they we she was were be been will
   would lot again tell joke recommend any book movie song could please help back doing what's
-  something anything got back hear okay perfect anyway hug big
+  something anything got back hear okay perfect anyway hug big cheer nice funny watch read show
 `);
 
 const SPANISH_MARKS = /[ñáéíóúü]/i;

@@ -240,6 +240,56 @@ describe('common requests (issue 11)', () => {
     expect(pool).toContain(reply(text, language).text);
   });
 
+  /**
+   * The whole way a short line takes (C-18): its language read from its words, falling back to
+   * the session's (here the other language, so a wrong guess shows), then the answer.
+   */
+  const es = SPANISH_PHRASES;
+  const en = ENGLISH_PHRASES;
+  const howAreYou = (book: typeof es) => [...book.voices.default.howAreYou, ...book.voices.default.smallTalk];
+  it.each([
+    ['Cuéntame un chiste', 'es', es.jokes],
+    ['Otro chiste, porfa', 'es', es.jokes],
+    ['Hazme reír', 'es', es.jokes],
+    ['¿Alguna serie que me guste?', 'es', es.recommendations],
+    ['¿Qué libro leo este verano?', 'es', es.recommendations],
+    ['Algo para ver esta noche', 'es', es.recommendations],
+    ['Dime algo bonito', 'es', es.kindWords],
+    ['Anímame un poco', 'es', es.kindWords],
+    ['¿Cómo estás?', 'es', howAreYou(es)],
+    ['Bien, ¿y tú?', 'es', howAreYou(es)],
+    ['¿Qué tal te va?', 'es', howAreYou(es)],
+    ['Tell me a joke', 'en', en.jokes],
+    ['Something funny please', 'en', en.jokes],
+    ['Any good books?', 'en', en.recommendations],
+    ['Something to watch tonight?', 'en', en.recommendations],
+    ['Say something nice', 'en', en.kindWords],
+    ['Cheer me up', 'en', en.kindWords],
+    ['How are you?', 'en', howAreYou(en)],
+    ['Fine, and you?', 'en', howAreYou(en)],
+    ['How is it going?', 'en', howAreYou(en)],
+  ] as const)('C-18 %j is answered in %s from its pool', (text, language, pool) => {
+    const other = language === 'es' ? 'en' : 'es';
+    const detected = detectLanguage(text, other);
+    expect(detected).toBe(language);
+    const answer = reply(text, detected).text;
+    expect(pool.some((p) => answer.startsWith(p))).toBe(true);
+  });
+
+  it('"Bien, ¿y tú?" is answered without asking them back how they are', () => {
+    for (const [text, language, book] of [
+      ['Bien, ¿y tú?', 'es', es],
+      ['Fine, and you?', 'en', en],
+    ] as const) {
+      const answer = reply(text, language).text;
+      for (const ask of book.voices.default.askBack) expect(answer).not.toContain(ask);
+    }
+  });
+
+  it('a statement that names a book is not a request for one', () => {
+    expect(es.recommendations).not.toContain(reply('Estoy leyendo un buen libro', 'es').text);
+  });
+
   it('a joke comes with a laugh, never "Qué interesante"', () => {
     const joke = reply('Cuéntame un chiste', 'es');
     expect(joke.gesture).toBe('laughing');

@@ -89,7 +89,9 @@ function moodOf(lead: Lead, u: Understanding, nameKnown: boolean): Mood {
     case 'request':
       return u.request === 'joke'
         ? { emotion: 'happy', intensity: 0.7, intent: 'laugh' }
-        : { emotion: 'happy', intensity: 0.5, intent: 'think' };
+        : u.request === 'kind'
+          ? { emotion: 'happy', intensity: 0.7, intent: 'agree' }
+          : { emotion: 'happy', intensity: 0.5, intent: 'think' };
     case 'farewell':
       return { emotion: 'calm', intensity: 0.5, intent: 'farewell' };
     case 'thanks':
@@ -189,7 +191,10 @@ export function composeReply(request: ComposeRequest): ComposedReply {
       break;
     case 'request': {
       const book = BOOKS[language];
-      parts.push(picker.pickOrRepeat([u.request === 'joke' ? book.jokes : book.recommendations], 'lead'));
+      const pool = { joke: book.jokes, recommend: book.recommendations, kind: book.kindWords }[
+        u.request ?? 'recommend'
+      ];
+      parts.push(picker.pickOrRepeat([pool], 'lead'));
       followUp = null;
       break;
     }
@@ -209,7 +214,8 @@ export function composeReply(request: ComposeRequest): ComposedReply {
       break;
     case 'howAreYou':
       parts.push(picker.pickOrRepeat([voice.howAreYou, voice.smallTalk], 'lead'), recall());
-      followUp = [voice.askBack, voice.openers];
+      // They just said how they are: asking them back would not be listening.
+      followUp = u.askedBack ? [voice.openers] : [voice.askBack, voice.openers];
       break;
     case 'greeting': {
       const greetings =

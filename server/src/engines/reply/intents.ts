@@ -14,7 +14,7 @@ export type Unavailable = 'weather' | 'news' | 'time' | 'web' | 'facts';
 export type QuestionKind = 'opinion' | 'advice' | 'open';
 
 /** Common requests the builtin engine answers itself (issue 11). */
-export type Request = 'joke' | 'recommend';
+export type Request = 'joke' | 'recommend' | 'kind';
 
 export interface Understanding {
   /** "Cuéntame un chiste", "can you recommend a book?" */
@@ -23,6 +23,8 @@ export interface Understanding {
   farewell: boolean;
   thanks: boolean;
   howAreYou: boolean;
+  /** "Bien, ¿y tú?": the user answered and asks back; asking them again would not listen. */
+  askedBack: boolean;
   /** "¿Cómo te llamas?", "what are you?" */
   askIdentity: boolean;
   /** "¿Qué puedes hacer?" */
@@ -55,9 +57,20 @@ const ASK_ABILITIES =
   /\b(que puedes hacer|que sabes hacer|para que sirves|como me puedes ayudar|en que me puedes ayudar|what can you do|how can you help|what are you able to do|what do you do|what are you for)\b/;
 const REMEMBER_ME =
   /\b(te acuerdas de mi|me recuerdas|sabes como me llamo|sabes quien soy|sabes mi nombre|como me llamo|quien soy yo|recuerdas mi nombre|te acuerdas de mi nombre|do you remember me|remember me|remember my name|what's my name|what is my name|do you know my name|do you know who i am|who am i)\b|^how am i$/;
+/** "Bien, ¿y tú?", "fine, and you?": the end of a line that answers and asks back. */
+const ASKED_BACK = /\b(y tu|y usted|y a ti|y a usted|and you|what about you|how about you|and yourself)$/;
 const JOKE = /\b(chistes?|algo gracioso|hazme reir|jokes?|something funny|make me laugh)\b/;
-const RECOMMEND =
-  /\b(recomienda\w*|recomiendame|recomendacion\w*|sugiere\w*|sugerencia\w*|recommend\w*|suggest\w*|what should i (?:read|watch|listen))\b/;
+const WORKS =
+  '(?:series?|pelis?|peliculas?|libros?|novelas?|canciones|cancion|musica|discos?|podcasts?|shows?|movies?|films?|books?|novels?|songs?|music|albums?)';
+const RECOMMEND = new RegExp(
+  '\\b(recomienda\\w*|recomiendame|recomendacion\\w*|sugiere\\w*|sugerencia\\w*|recommend\\w*|suggest\\w*|' +
+    'what should i (?:read|watch|listen)|algo (?:bueno )?(?:para|que) (?:leer|ver|escuchar)|' +
+    `something (?:good )?to (?:read|watch|listen)|(?:alguna?|algun|any) (?:buen[oa]s? |good )?${WORKS}|` +
+    `que ${WORKS} (?:veo|leo|escucho|me pongo|me recomiendas))\\b`,
+);
+/** "Dime algo bonito", "cheer me up": a kind word asked for. */
+const KIND =
+  /\b(algo bonito|algo lindo|algo bueno de mi|animame|hazme un cumplido|dime un piropo|subeme el animo|something nice|something sweet|cheer me up|compliment me|pay me a compliment|make me smile)\b/;
 const LAUGH = /\b(ja(?:ja)+j?|je(?:je)+|ji(?:ji)+|ha(?:ha)+h?|he(?:he)+|lol|lmao|xd)\b/;
 
 const UNAVAILABLE: [RegExp, Unavailable][] = [
@@ -166,11 +179,18 @@ export function understand(text: string, language: Language, hasHistory: boolean
         : 'open';
 
   return {
-    request: JOKE.test(folded) ? 'joke' : RECOMMEND.test(folded) ? 'recommend' : null,
+    request: JOKE.test(folded)
+      ? 'joke'
+      : KIND.test(folded)
+        ? 'kind'
+        : RECOMMEND.test(folded)
+          ? 'recommend'
+          : null,
     greeting: GREETING.test(folded) || (night && !hasHistory),
     farewell: FAREWELL.test(folded) || (night && hasHistory),
     thanks: THANKS.test(folded),
-    howAreYou: HOW_ARE_YOU.test(folded) || BARE_QUE_TAL.test(folded),
+    howAreYou: HOW_ARE_YOU.test(folded) || BARE_QUE_TAL.test(folded) || ASKED_BACK.test(folded),
+    askedBack: ASKED_BACK.test(folded),
     askIdentity,
     askAbilities: ASK_ABILITIES.test(folded),
     rememberMe,

@@ -17,6 +17,13 @@ export const ENGLISH_PHRASES: PhraseBook = {
     'A light series with heart: “Ted Lasso”. It goes down easily.',
     'A phone-free walk at sunset; sometimes that’s the best recommendation I have.',
   ],
+  kindWords: [
+    'You coming by to talk already makes my day; you have a way of telling things that’s lovely to hear.',
+    'You’re stronger than you think, and it shows in how you keep going.',
+    'Your curiosity is a gift: you ask questions that make me think.',
+    'I wish you could see yourself the way I do: someone who deserves good things.',
+    'Today you did something hard: you kept going. That counts for a lot.',
+  ],
   things: {
     weather: 'the weather',
     news: 'the news',

@@ -20,6 +20,13 @@ export const SPANISH_PHRASES: PhraseBook = {
     'Una serie ligera y con corazón: «Ted Lasso». Se ve sin darte cuenta.',
     'Un paseo sin móvil al atardecer; a veces es la mejor recomendación que puedo darte.',
   ],
+  kindWords: [
+    'Que hayas venido a charlar ya me alegra el día; tienes una forma de contar las cosas que da gusto escuchar.',
+    'Eres más fuerte de lo que crees, y se nota en cómo sigues adelante.',
+    'Tu curiosidad es preciosa: haces preguntas que hacen pensar.',
+    'Ojalá te vieras con mis ojos: alguien que merece cosas bonitas.',
+    'Hoy has hecho algo difícil: seguir. Eso ya tiene mucho mérito.',
+  ],
   things: {
     weather: 'el tiempo',
     news: 'las noticias',

@@ -53,5 +53,7 @@ export interface PhraseBook {
   jokes: Pool;
   /** Something to read, watch or listen to, when asked for a recommendation. */
   recommendations: Pool;
+  /** A kind word, when asked for one ("dime algo bonito", "cheer me up"). */
+  kindWords: Pool;
   voices: Record<Personality, Voice>;
 }
