@@ -90,7 +90,7 @@ test('a reply is spoken: its chunks play in order through the queue; the audio b
   await expect(bot.locator('[data-audio-state="available"]')).toBeVisible({ timeout: 20_000 });
 });
 
-test("S-8: a reply's chunks decode to their durationMs and play back to back, without gaps", async ({
+test("S-8: a reply's chunks decode to their durationMs and play back to back, without gaps @any-width", async ({
   page,
   request,
 }) => {
