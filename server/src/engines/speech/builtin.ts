@@ -9,7 +9,7 @@ import type {
   VoiceParams,
   WordTiming,
 } from './types.ts';
-import { visemesFromPhonemes, type PhonemeEvent } from './visemes.ts';
+import { visemesFromPhonemes, withLipClosures, type PhonemeEvent } from './visemes.ts';
 
 /**
  * The embedded synthesiser: espeak-ng compiled to wasm (`@echogarden/espeak-ng-emscripten`),
@@ -116,7 +116,7 @@ export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): Bu
       pcm,
       sampleRate: ESPEAK_SAMPLE_RATE,
       durationMs,
-      visemes: visemesFromPhonemes(phonemes, language, durationMs),
+      visemes: visemesFromPhonemes(withLipClosures(phonemes, pcm, ESPEAK_SAMPLE_RATE), language, durationMs),
       words,
       phonemes,
     };

@@ -10,6 +10,7 @@ import {
   VISEMES,
   visemesFromPhonemes,
   voicedRegions,
+  withLipClosures,
 } from './visemes.ts';
 
 /** Every espeak voice of the two languages (list_voices, ENGINES.md). */
@@ -182,6 +183,107 @@ describe('visemes from phoneme events', () => {
       [100, 'I'],
       [200, 'sil'],
     ]);
+  });
+});
+
+describe("lip closures: a p or b shuts the lips when its closure starts, before espeak's event", () => {
+  const RATE = 22_050;
+  /** PCM: a loud 220 Hz tone over each [fromMs, toMs) span, near silence (±2) elsewhere. */
+  const pcm = (totalMs: number, loud: [number, number][]) =>
+    Int16Array.from({ length: Math.round((totalMs * RATE) / 1000) }, (_, i) => {
+      const ms = (i / RATE) * 1000;
+      const on = loud.some(([from, to]) => ms >= from && ms < to);
+      return on ? Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / RATE)) : i % 2 ? 2 : -2;
+    });
+  const events = (list: [number, string][]) => list.map(([t, id]) => ({ t, id }));
+
+  it('adds an event at the start of the silence before the release; the release keeps its own', () => {
+    // "apa": the vowel sounds 0–200, the closure is silent 200–240, the release at 240.
+    const phonemes = events([
+      [0, 'ˈa'],
+      [240, 'p'],
+      [270, 'a'],
+    ]);
+    const closed = withLipClosures(
+      phonemes,
+      pcm(400, [
+        [0, 200],
+        [240, 400],
+      ]),
+      RATE,
+    );
+    expect(closed).toEqual(
+      events([
+        [0, 'ˈa'],
+        [200, 'p'],
+        [240, 'p'],
+        [270, 'a'],
+      ]),
+    );
+    // The track: the lips are anticipated before the closure, shut through it, part after the release.
+    expect(visemesFromPhonemes(closed, 'es', 400).map((k) => [k.t, k.v, k.w])).toEqual([
+      [0, 'aa', 1],
+      [160, 'PP', 0.5],
+      [200, 'PP', 1],
+      [240, 'PP', 1],
+      [270, 'aa', 0.85],
+      [400, 'sil', 1],
+    ]);
+  });
+
+  it('leaves an m (the lips shut as it sounds), a stop after a pause, and a stop without a silence', () => {
+    const sound = pcm(400, [
+      [0, 200],
+      [240, 400],
+    ]);
+    const unchanged = [
+      events([
+        [0, 'ˈa'],
+        [240, 'm'],
+        [300, 'a'],
+      ]),
+      events([
+        [0, ''],
+        [240, 'p'],
+        [270, 'a'],
+      ]),
+    ];
+    for (const phonemes of unchanged) expect(withLipClosures(phonemes, sound, RATE)).toEqual(phonemes);
+    const voiced = events([
+      [0, 'ˈa'],
+      [200, 'b'],
+      [240, 'a'],
+    ]);
+    expect(withLipClosures(voiced, pcm(400, [[0, 400]]), RATE)).toEqual(voiced);
+  });
+
+  it("in espeak's own speech, every p after a vowel is shut through its silent closure", async () => {
+    const text = 'La sopa, la pera y la papa: una película preciosa.';
+    const result = await synth.synthesizeDetailed({
+      text,
+      language: 'es',
+      voice: { voice: 'es+f3' },
+      signal: new AbortController().signal,
+    });
+    const db = (fromMs: number, toMs: number) => {
+      const samples = result.pcm.subarray(Math.round(fromMs * 22.05), Math.round(toMs * 22.05));
+      const sum = samples.reduce((acc, x) => acc + x * x, 0);
+      return 10 * Math.log10(sum / Math.max(1, samples.length) + 1);
+    };
+    const releases = result.phonemes.filter(
+      (p, i) => p.id === 'p' && /[aeiou]/.test(result.phonemes[i - 1]?.id ?? ''),
+    );
+    expect(releases.length).toBeGreaterThanOrEqual(4);
+    for (const release of releases) {
+      const keys = result.visemes;
+      const at = keys.findIndex((k) => k.t === release.t);
+      const closure = keys[at - 1]!;
+      // The lips shut ≥ 15 ms before the release, and the sound between is the closure's silence.
+      expect(closure.v, `p at ${release.t}`).toBe('PP');
+      expect(closure.w).toBe(1);
+      expect(release.t - closure.t).toBeGreaterThanOrEqual(15);
+      expect(db(closure.t, release.t)).toBeLessThan(db(closure.t - 40, closure.t) - 12);
+    }
   });
 });
 

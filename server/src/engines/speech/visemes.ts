@@ -281,6 +281,57 @@ export function visemesFromPhonemes(
   return keys;
 }
 
+// ── Lip closures (the builtin synthesiser's stops) ────────────────────────────────────────────
+
+/** Stops whose closure is the lips'. */
+const BILABIAL_STOPS: ReadonlySet<string> = new Set(['p', 'b']);
+const CLOSURE_FRAME_MS = 4;
+/** A closure is this far below the loudest frame of the phoneme before it… */
+const CLOSURE_DROP_DB = 12;
+/** …for at least this long. */
+const CLOSURE_MIN_MS = 8;
+
+/**
+ * espeak reports a stop at its release: the closure before it — its "prepause", 20–50 ms of near
+ * silence at 175 wpm, longer at slower rates — is played before the phoneme event, at the end of
+ * the previous phoneme's time. For p and b the lips shut when that silence starts, so each one
+ * that follows a sounding phoneme gets an extra event of its own at the closure's start, found in
+ * the synthesiser's PCM: the run of frames before the release at least CLOSURE_DROP_DB below the
+ * previous phoneme's loudest. The release keeps its event (the lips part there). After a pause the
+ * closure is inside the silence (the mouth is already shut): nothing is added.
+ */
+export function withLipClosures(
+  phonemes: readonly PhonemeEvent[],
+  pcm: Int16Array,
+  sampleRate: number,
+): PhonemeEvent[] {
+  const frame = Math.max(1, Math.round((sampleRate * CLOSURE_FRAME_MS) / 1000));
+  const levelAt = (ms: number) => {
+    const start = Math.round((ms * sampleRate) / 1000);
+    const end = Math.min(pcm.length, start + frame);
+    let sum = 0;
+    for (let i = start; i < end; i++) sum += pcm[i]! * pcm[i]!;
+    return 10 * Math.log10(sum / Math.max(1, end - start) + 1);
+  };
+  const out: PhonemeEvent[] = [];
+  phonemes.forEach((phoneme, i) => {
+    const previous = phonemes[i - 1];
+    const plain = phoneme.id.replace(STRESS, '').replace(MODIFIERS, '');
+    if (previous && previous.id !== '' && BILABIAL_STOPS.has(plain)) {
+      const levels: number[] = [];
+      for (let t = previous.t; t + CLOSURE_FRAME_MS <= phoneme.t; t += CLOSURE_FRAME_MS)
+        levels.push(levelAt(t));
+      const quiet = Math.max(...levels) - CLOSURE_DROP_DB;
+      let run = levels.length;
+      while (run > 0 && levels[run - 1]! <= quiet) run--;
+      const closure = previous.t + run * CLOSURE_FRAME_MS;
+      if (run > 0 && phoneme.t - closure >= CLOSURE_MIN_MS) out.push({ t: closure, id: phoneme.id });
+    }
+    out.push(phoneme);
+  });
+  return out;
+}
+
 // ── Estimated timings (providers without phoneme events) ─────────────────────────────────────
 
 const FRAME_MS = 10;
