@@ -22,12 +22,32 @@ export interface AudioSourceLike {
 
 export interface AudioContextLike {
   readonly currentTime: number;
+  /**
+   * Seconds between the context rendering a sample and the speaker playing it: the context's
+   * own processing (`baseLatency`) and the device's (`outputLatency`; 10–40 ms on a desktop,
+   * more on phones and Bluetooth). Either may be missing (Safari has no `outputLatency`).
+   */
+  readonly baseLatency?: number;
+  readonly outputLatency?: number;
   readonly state: string;
   readonly destination: unknown;
   resume(): Promise<void>;
   decodeAudioData(data: ArrayBuffer): Promise<AudioBufferLike>;
   createBufferSource(): AudioSourceLike;
 }
+
+/**
+ * The context time whose sample is being heard now: `currentTime` is what the context renders,
+ * which reaches the ear `baseLatency + outputLatency` later. The mouth follows this time, so it
+ * moves with the sound a person hears, not ahead of it (SPEC.md S-8).
+ */
+export function heardTime(context: AudioContextLike): number {
+  const latency = finite(context.baseLatency) + finite(context.outputLatency);
+  return Math.max(0, context.currentTime - latency);
+}
+
+const finite = (value: number | undefined) =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? value : 0;
 
 /** The chunk decoded; null when the browser cannot decode it (the chunk is then skipped). */
 export function decodeChunk(

@@ -181,6 +181,33 @@ describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
     });
   });
 
+  it('S-8: the mouth follows the sound being heard — the context time less its base and output latency', async () => {
+    const { ctx, queue } = setup();
+    queue.enqueue(
+      chunk(1, 500, [
+        { t: 0, v: 'sil', w: 0 },
+        { t: 100, v: 'aa', w: 0.9 },
+        { t: 300, v: 'PP', w: 1 },
+      ]),
+    );
+    ctx.finishDecode(1, 0.5);
+    await flush();
+    // The chunk starts at 0.05 s. 310 ms into it the context renders the PP, but the speaker
+    // plays what was rendered 50 ms earlier (10 ms base + 40 ms output latency): still "aa".
+    ctx.currentTime = 0.05 + 0.31;
+    Object.assign(ctx, { baseLatency: 0.01, outputLatency: 0.04 });
+    expect(queue.getMouthState()).toEqual({ viseme: 'aa', weight: 0.9 });
+    expect(queue.getMouthFrame()).toMatchObject({ viseme: 'aa', next: 'PP' });
+    ctx.currentTime = 0.05 + 0.36;
+    expect(queue.getMouthState()).toEqual({ viseme: 'PP', weight: 1 });
+    // A browser without the figures (Safari has no outputLatency) uses what it has.
+    Object.assign(ctx, { baseLatency: 0.01, outputLatency: undefined });
+    ctx.currentTime = 0.05 + 0.305;
+    expect(queue.getMouthState()).toEqual({ viseme: 'aa', weight: 0.9 });
+    ctx.currentTime = 0.05 + 0.315;
+    expect(queue.getMouthState()).toEqual({ viseme: 'PP', weight: 1 });
+  });
+
   it('S-8: each chunk sounds from its first sample for durationMs; a longer decode is cut, the next starts at once', async () => {
     const { ctx, queue } = setup();
     queue.enqueue(chunk(1, 400));

@@ -1,4 +1,10 @@
-import { decodeChunk, type AudioBufferLike, type AudioContextLike, type AudioSourceLike } from './decoder.ts';
+import {
+  decodeChunk,
+  heardTime,
+  type AudioBufferLike,
+  type AudioContextLike,
+  type AudioSourceLike,
+} from './decoder.ts';
 import type { MouthFrame, MouthState, Viseme } from './mouth.ts';
 import {
   PlaybackState,
@@ -140,16 +146,20 @@ export class SpeechQueue {
     return this.reply?.heardUntilMs(now) ?? 0;
   }
 
-  /** The viseme of the chunk sounding at `now` (AudioContext time, s); silence otherwise. */
-  getMouthState(now = this.context?.currentTime ?? 0): MouthState {
+  /**
+   * The viseme of the chunk sounding at `now` (AudioContext time, s; by default the time being
+   * heard, `heardTime`); silence otherwise.
+   */
+  getMouthState(now = this.heardNow()): MouthState {
     return this.reply?.mouthState(now) ?? { viseme: 'sil', weight: 0 };
   }
 
   /**
    * The mouth with what comes next, for coarticulation: the current viseme, the next one of the
    * chunk and `blend`, rising 0 → 1 over the MOUTH_ANTICIPATION_MS before the next one starts.
+   * `now` as for `getMouthState`.
    */
-  getMouthFrame(now = this.context?.currentTime ?? 0): MouthFrame {
+  getMouthFrame(now = this.heardNow()): MouthFrame {
     return this.reply?.mouthFrame(now) ?? { viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 };
   }
 
@@ -178,6 +188,10 @@ export class SpeechQueue {
     const result = { replyId: reply.replyId, heardUntilMs };
     recordStopped(result);
     return result;
+  }
+
+  private heardNow(): number {
+    return this.context ? heardTime(this.context) : 0;
   }
 
   private ensureContext(): AudioContextLike | null {
