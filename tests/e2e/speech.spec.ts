@@ -94,26 +94,28 @@ test("S-8: a reply's chunks decode to their durationMs and play back to back, wi
   page,
   request,
 }) => {
+  test.setTimeout(90_000); // a first chat load and a spoken reply on a busy machine
   const session = await registerViaApi(request, { name: 'Sam' });
   await openChat(page, session);
   await say(page, 'Please tell me a long story about a lighthouse keeper and his cat.');
-  await expect(lastBot(page).locator('[data-audio-state="available"]')).toBeVisible({ timeout: 60_000 });
-  await expect.poll(async () => (await readHook(page)).played.length, { timeout: 20_000 }).toBeGreaterThan(1);
+  await expect.poll(async () => (await readHook(page)).played.length, { timeout: 45_000 }).toBeGreaterThan(1);
   const { played } = await readHook(page);
   // What Chromium's decodeAudioData made of each MP3 chunk: its PCM, no codec delay or padding
   // (±1 ms for the millisecond rounding of durationMs and the resampling to the context's rate).
   for (const chunk of played) expect(Math.abs(chunk.decodedMs - chunk.durationMs)).toBeLessThanOrEqual(1);
-  // A chunk placed while its predecessor still sounded starts exactly where it ends. (One that
-  // arrived after a silence — synthesis slower than playback — starts when it arrives.)
-  let backToBack = 0;
+  // Never two at once, never a gap while one waits: a chunk placed while its predecessor still
+  // sounded starts exactly where it ends; one that arrived after a silence (synthesis slower than
+  // playback, as on a loaded machine) starts as it is placed, with at most the queue's 50 ms lead.
   for (let i = 1; i < played.length; i++) {
     const previous = played[i - 1]!;
     const chunk = played[i]!;
-    if (chunk.placedAt >= previous.startAt + previous.length) continue;
-    expect(chunk.startAt).toBeCloseTo(previous.startAt + previous.length, 9);
-    backToBack += 1;
+    const previousEnd = previous.startAt + previous.length;
+    if (chunk.placedAt < previousEnd) expect(chunk.startAt).toBeCloseTo(previousEnd, 9);
+    else {
+      expect(chunk.startAt).toBeGreaterThanOrEqual(chunk.placedAt);
+      expect(chunk.startAt - chunk.placedAt).toBeLessThanOrEqual(0.05 + 1e-9);
+    }
   }
-  expect(backToBack).toBeGreaterThan(0);
 });
 
 test('muting stops playback, plays nothing more and is remembered after a reload', async ({
