@@ -148,7 +148,8 @@ describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
     expect(queue.getMouthState(5)).toEqual({ viseme: 'sil', weight: 0 });
   });
 
-  it('getMouthFrame anticipates the next viseme over the last 60 ms before its onset', async () => {
+  /** One 500 ms chunk playing from 0.05 s: silence, "aa" from 100 ms, PP from 300 ms. */
+  async function playingAaThenPp() {
     const { ctx, queue } = setup();
     queue.enqueue(
       chunk(1, 500, [
@@ -159,6 +160,11 @@ describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
     );
     ctx.finishDecode(1, 0.5);
     await flush();
+    return { ctx, queue };
+  }
+
+  it('getMouthFrame anticipates the next viseme over the last 60 ms before its onset', async () => {
+    const { queue } = await playingAaThenPp();
     expect(queue.getMouthFrame(0)).toEqual({ viseme: 'sil', weight: 0, next: null, nextWeight: 0, blend: 0 });
     // 150 ms in: "aa", PP is 150 ms away — too far to anticipate.
     expect(queue.getMouthFrame(0.05 + 0.15)).toEqual({
@@ -182,16 +188,7 @@ describe('SpeechQueue (SPEC.md S-1, S-2, S-8)', () => {
   });
 
   it('S-8: the mouth follows the sound being heard — the context time less its base and output latency', async () => {
-    const { ctx, queue } = setup();
-    queue.enqueue(
-      chunk(1, 500, [
-        { t: 0, v: 'sil', w: 0 },
-        { t: 100, v: 'aa', w: 0.9 },
-        { t: 300, v: 'PP', w: 1 },
-      ]),
-    );
-    ctx.finishDecode(1, 0.5);
-    await flush();
+    const { ctx, queue } = await playingAaThenPp();
     // The chunk starts at 0.05 s. 310 ms into it the context renders the PP, but the speaker
     // plays what was rendered 50 ms earlier (10 ms base + 40 ms output latency): still "aa".
     ctx.currentTime = 0.05 + 0.31;
