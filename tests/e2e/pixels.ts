@@ -19,6 +19,8 @@ export interface CanvasPixels {
    * colour (0–255, robust to the anti-aliased edges) and saturation (max − min channel).
    */
   top: { r: number; g: number; b: number; saturation: number; count: number };
+  /** The painted span (first to last painted pixel) of each of the box's first 16 rows, in pixels. */
+  rowSpans: number[];
 }
 
 export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): Promise<CanvasPixels> {
@@ -82,6 +84,13 @@ export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): 
             channels.saturation.push(Math.max(r, g, b) - Math.min(r, g, b));
           }
       }
+      const rowSpans: number[] = [];
+      for (let y = box?.y ?? height; y < Math.min(height, (box?.y ?? height) + 16); y++) {
+        let [first, last] = [width, -1];
+        for (let x = 0; x < width; x++)
+          if (!inCorner(x, y) && isPainted(at(x, y))) [first, last] = [Math.min(first, x), x];
+        rowSpans.push(last >= 0 ? last - first + 1 : 0);
+      }
       const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
       const top = {
         r: median(channels.r),
@@ -97,6 +106,7 @@ export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): 
         box,
         centreX: painted ? sumX / painted / width : 0.5,
         top,
+        rowSpans,
       };
     },
     { b64: png, topShare },

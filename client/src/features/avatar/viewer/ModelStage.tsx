@@ -73,14 +73,23 @@ export function ModelStage({
   const controlsRef = useRef<OrbitControls | null>(null);
   const current = useRef<Shot | null>(null);
   const fullBodyUntil = useRef(0);
-  const aspect = size.height > 0 ? size.width / size.height : 1;
-  const inputs = useRef({ framing, speaking, gesture: gesture?.name ?? null, aspect });
+  const inputs = useRef({
+    framing,
+    speaking,
+    gesture: gesture?.name ?? null,
+    canvas: { width: size.width, height: size.height },
+  });
   useEffect(() => {
-    inputs.current = { framing, speaking, gesture: gesture?.name ?? null, aspect };
-  }, [framing, speaking, gesture?.name, aspect]);
+    inputs.current = {
+      framing,
+      speaking,
+      gesture: gesture?.name ?? null,
+      canvas: { width: size.width, height: size.height },
+    };
+  }, [framing, speaking, gesture?.name, size.width, size.height]);
 
   const initialShot = () =>
-    shotFor(inputs.current.framing ?? 'full', placement, inputs.current.aspect, false);
+    shotFor(inputs.current.framing ?? 'full', placement, inputs.current.canvas, false);
 
   useEffect(() => {
     const controls = new OrbitControls(camera, domElement);
@@ -149,10 +158,10 @@ export function ModelStage({
   // Per frame: the engine poses the model, the camera eases toward its shot, the controls ease.
   useFrame((state, delta) => {
     animatorRef.current?.update(performance.now());
-    const { framing: chosen, speaking: talking, gesture: playing, aspect } = inputs.current;
+    const { framing: chosen, speaking: talking, gesture: playing, canvas } = inputs.current;
     if (chosen && current.current) {
       const mode = effectiveMode(chosen, playing, performance.now() < fullBodyUntil.current);
-      const goal = shotFor(mode, placement, aspect, talking);
+      const goal = shotFor(mode, placement, canvas, talking);
       const now = current.current;
       const seconds =
         mode === 'portrait' && Math.abs(goal.distance - now.distance) < 1e-3 ? PUSH_IN_SECONDS : MODE_SECONDS;

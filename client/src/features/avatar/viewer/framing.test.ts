@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { Box3, BoxGeometry, Group, Mesh, Object3D, Vector3 } from 'three';
+import {
+  Bone,
+  Box3,
+  BoxGeometry,
+  Float32BufferAttribute,
+  Group,
+  Mesh,
+  Object3D,
+  Skeleton,
+  SkinnedMesh,
+  Uint16BufferAttribute,
+  Vector3,
+} from 'three';
 import {
   STAGE_FLOOR_Y,
   STAGE_HEIGHT,
+  HEAD_MARGIN,
   SPEAKING_PUSH_IN,
   ease,
   effectiveMode,
@@ -91,12 +104,115 @@ describe('framing from the model’s bounds (SPEC ST-2)', () => {
   });
 });
 
+/** The chat stage's canvas on a desktop (600 × 500) and on a phone (capped at 320 × 240). */
+const DESKTOP = { width: 600, height: 500 };
+const PHONE = { width: 320, height: 240 };
+
+/**
+ * A 1.7 m skinned figure: one box skinned to the hips below the neck, one to the head (a skull
+ * 0.25 m tall), and one raised above the head on a hand bone (arms up). `hat` adds a box that tall
+ * on the skull, skinned to the head.
+ */
+function skinnedFigure(hat: number) {
+  const hips = new Bone();
+  hips.name = 'Hips';
+  const head = new Bone();
+  head.name = 'Head';
+  head.position.set(0, 1.45, 0);
+  const hand = new Bone();
+  hand.name = 'LeftHand';
+  hand.position.set(0.2, 1.5, 0);
+  hips.add(head, hand);
+  const parts: [BoxGeometry, number, number][] = [
+    [new BoxGeometry(0.5, 1.45, 0.3), 1.45 / 2, 0],
+    [new BoxGeometry(0.22, 0.25, 0.22), 1.45 + 0.125, 1],
+    // The raised hand: 0.25 m above the head's top.
+    [new BoxGeometry(0.08, 0.3, 0.08), 1.7 + 0.1, 2],
+    ...(hat ? ([[new BoxGeometry(0.3, hat, 0.3), 1.7 + hat / 2, 1]] as [BoxGeometry, number, number][]) : []),
+  ];
+  const positions: number[] = [];
+  const bones: number[] = [];
+  for (const [geometry, y, bone] of parts) {
+    geometry.translate(0, y, 0);
+    const at = geometry.toNonIndexed().getAttribute('position');
+    for (let i = 0; i < at.count; i++) {
+      positions.push(at.getX(i), at.getY(i), at.getZ(i));
+      bones.push(bone, 0, 0, 0);
+    }
+  }
+  const geometry = new BoxGeometry();
+  geometry.setIndex(null);
+  geometry.setAttribute('position', new Float32BufferAttribute(positions, 3));
+  geometry.setAttribute('skinIndex', new Uint16BufferAttribute(bones, 4));
+  geometry.setAttribute(
+    'skinWeight',
+    new Float32BufferAttribute(
+      bones.map((_, i) => (i % 4 === 0 ? 1 : 0)),
+      4,
+    ),
+  );
+  const mesh = new SkinnedMesh(geometry);
+  const root = new Group();
+  root.add(hips, mesh);
+  root.updateMatrixWorld(true);
+  mesh.bind(new Skeleton([hips, head, hand]));
+  return root;
+}
+
+describe('the head’s top with what it wears (issue 12: a hat touched the frame’s edge)', () => {
+  /** The portrait's top edge in stage space. */
+  const topEdge = (shot: ReturnType<typeof shotFor>) =>
+    shot.target[1] + shot.distance * Math.tan((shot.fov * Math.PI) / 360);
+
+  it('a hat skinned to the head is in the portrait, with a margin; a hand raised above it is not', () => {
+    const bare = placeModel(skinnedFigure(0))!;
+    const hatted = placeModel(skinnedFigure(0.3))!;
+    // Without a hat the raised hand (2 m up) is the figure's top, not the head's: 1.7 m of 1.95.
+    const scaleBare = STAGE_HEIGHT / 1.95;
+    expect(bare.headTop).toBeCloseTo(STAGE_FLOOR_Y + 1.7 * scaleBare, 3);
+    // The hat's top (2 m) is the figure's top and the head's.
+    expect(hatted.headTop).toBeCloseTo(STAGE_FLOOR_Y + STAGE_HEIGHT, 3);
+    for (const placement of [bare, hatted]) {
+      const shot = shotFor('portrait', placement, PHONE);
+      expect(topEdge(shot) - placement.headTop).toBeCloseTo(HEAD_MARGIN, 5);
+      // Speaking pushes in from the same top edge.
+      expect(topEdge(shotFor('portrait', placement, PHONE, true))).toBeCloseTo(topEdge(shot), 5);
+    }
+  });
+
+  it('a mesh hung under the head node counts as the head’s (a rigid hat)', () => {
+    const model = figure(1.7);
+    const hat = new Mesh(new BoxGeometry(0.3, 0.4, 0.3));
+    hat.position.set(0, 0.35, 0);
+    model.getObjectByName('Head')!.add(hat);
+    const placement = placeModel(model)!;
+    // The hat's top (1.7 × 0.85 + 0.35 + 0.2 = 1.995 m) is the figure's top.
+    expect(placement.headTop).toBeCloseTo(STAGE_FLOOR_Y + STAGE_HEIGHT, 3);
+  });
+
+  it('a static T-posed mesh’s portrait holds its whole width; a skinned one lowers its arms and is not widened', () => {
+    const tpose = new Group();
+    tpose.add(new Mesh(new BoxGeometry(1.7, 1.7, 0.2)));
+    const placement = placeModel(tpose)!;
+    expect(placement.skinned).toBe(false);
+    expect(placement.width).toBeCloseTo(STAGE_HEIGHT, 5);
+    for (const mode of ['portrait', 'full'] as const) {
+      const shot = shotFor(mode, placement, PHONE);
+      const visibleWidth = 2 * shot.distance * Math.tan((shot.fov * Math.PI) / 360) * (320 / 240);
+      expect(visibleWidth).toBeGreaterThan(placement.width);
+    }
+    expect(shotFor('portrait', { ...placement, skinned: true }, PHONE).fov).toBeLessThan(
+      shotFor('portrait', placement, PHONE).fov,
+    );
+  });
+});
+
 describe('the camera’s shots (SPEC ST-3)', () => {
   const placement = placeModel(figure(1.7))!;
 
   it('portrait frames the head and shoulders, full the whole figure', () => {
-    const portrait = shotFor('portrait', placement, 6 / 5);
-    const full = shotFor('full', placement, 6 / 5);
+    const portrait = shotFor('portrait', placement, DESKTOP);
+    const full = shotFor('full', placement, DESKTOP);
     const visible = (s: typeof portrait) => 2 * s.distance * Math.tan((s.fov * Math.PI) / 360);
     expect(visible(full)).toBeGreaterThan(STAGE_HEIGHT);
     expect(visible(portrait)).toBeLessThan(STAGE_HEIGHT / 2);
@@ -106,14 +222,30 @@ describe('the camera’s shots (SPEC ST-3)', () => {
     expect(placement.headY).toBeLessThan(top);
   });
 
+  it('a phone’s small canvas gets a closer portrait, the head still whole in it', () => {
+    const visible = (s: ReturnType<typeof shotFor>) => 2 * s.distance * Math.tan((s.fov * Math.PI) / 360);
+    const desktop = shotFor('portrait', placement, DESKTOP);
+    const phone = shotFor('portrait', placement, PHONE);
+    // The face is drawn larger per canvas pixel of height: 240 / 0.72 m against 240 / 0.95 m.
+    expect(visible(desktop) / visible(phone)).toBeGreaterThan(1.25);
+    const top = phone.target[1] + visible(phone) / 2;
+    expect(placement.headY).toBeLessThan(top);
+    expect(placement.headY).toBeGreaterThan(phone.target[1]);
+    // Full body is the same shot on any canvas of the same shape.
+    expect(shotFor('full', placement, PHONE).fov).toBeCloseTo(
+      shotFor('full', placement, { width: 640, height: 480 }).fov,
+      5,
+    );
+  });
+
   it('speaking pushes the portrait in; a narrow canvas keeps the shoulders in frame', () => {
-    const still = shotFor('portrait', placement, 1.2);
-    const talking = shotFor('portrait', placement, 1.2, true);
+    const still = shotFor('portrait', placement, DESKTOP);
+    const talking = shotFor('portrait', placement, DESKTOP, true);
     expect(Math.tan((talking.fov * Math.PI) / 360)).toBeCloseTo(
       Math.tan((still.fov * Math.PI) / 360) * SPEAKING_PUSH_IN,
       5,
     );
-    expect(shotFor('portrait', placement, 0.5).fov).toBeGreaterThan(still.fov);
+    expect(shotFor('portrait', placement, { width: 300, height: 600 }).fov).toBeGreaterThan(still.fov);
   });
 
   it('a full-body gesture shows the full body while it plays, then the chosen framing again', () => {

@@ -1,4 +1,4 @@
-import { Box3, Vector3, type Object3D } from 'three';
+import { Box3, Vector3, type Object3D, type SkinnedMesh } from 'three';
 import type { Gesture } from '@alma/protocol';
 
 /**
@@ -23,6 +23,13 @@ export interface Placement {
   position: [number, number, number];
   /** The head's centre height in stage space (from a Head bone, else estimated from the bounds). */
   headY: number;
+  /**
+   * The top of the head in stage space with what it wears: hair, ears, a hat (the highest point
+   * skinned to the Head bone or hung under it), else the figure's top.
+   */
+  headTop: number;
+  /** The figure's width in stage space: a static mesh keeps its pose, so its portrait fits it. */
+  width: number;
   /** Whether the model has a skin (a static mesh idles by swaying as a whole). */
   skinned: boolean;
 }
@@ -40,6 +47,48 @@ function sideX(root: Object3D, side: RegExp): number | null {
     if (side.test(name) || side.test(name.toLowerCase())) found = node.getWorldPosition(new Vector3()).x;
   });
   return found;
+}
+
+/** The bones and nodes at and under `head`: what moves with the head (hair, hat, ears, eyes). */
+function subtree(head: Object3D): Set<Object3D> {
+  const nodes = new Set<Object3D>();
+  head.traverse((node) => nodes.add(node));
+  return nodes;
+}
+
+/**
+ * The highest world Y of what moves with the head: the vertices of skinned meshes whose strongest
+ * weight is on the head or a bone under it, and every mesh hung under the head node. Null when
+ * nothing is (a head bone with no geometry of its own).
+ */
+function headTopY(scene: Object3D, head: Object3D): number | null {
+  const under = subtree(head);
+  const point = new Vector3();
+  let top = -Infinity;
+  scene.traverse((node) => {
+    const mesh = node as SkinnedMesh & { isMesh?: boolean; isSkinnedMesh?: boolean };
+    if (!mesh.isMesh || !node.visible) return;
+    if (under.has(node)) {
+      top = Math.max(top, new Box3().setFromObject(node).max.y);
+      return;
+    }
+    if (!mesh.isSkinnedMesh || !mesh.skeleton) return;
+    const onHead = mesh.skeleton.bones.map((bone) => under.has(bone));
+    if (!onHead.some(Boolean)) return;
+    const index = mesh.geometry.getAttribute('skinIndex');
+    const weight = mesh.geometry.getAttribute('skinWeight');
+    const count = mesh.geometry.getAttribute('position')?.count ?? 0;
+    if (!index || !weight) return;
+    for (let i = 0; i < count; i++) {
+      let strongest = 0;
+      for (let k = 1; k < 4; k++)
+        if (weight.getComponent(i, k) > weight.getComponent(i, strongest)) strongest = k;
+      if (!onHead[index.getComponent(i, strongest)]) continue;
+      mesh.getVertexPosition(i, point).applyMatrix4(mesh.matrixWorld);
+      top = Math.max(top, point.y);
+    }
+  });
+  return Number.isFinite(top) ? top : null;
 }
 
 /**
@@ -82,7 +131,17 @@ export function placeModel(scene: Object3D): Placement | null {
       ? // The Head bone sits at the neck's top; the head's centre is a little above it.
         STAGE_FLOOR_Y + (headWorld - box.min.y) * scale + 0.06 * STAGE_HEIGHT
       : STAGE_FLOOR_Y + 0.9 * STAGE_HEIGHT;
-  return { scale, turnY, position, headY: Math.min(headY, STAGE_FLOOR_Y + 0.95 * STAGE_HEIGHT), skinned };
+  const toStage = (y: number) => STAGE_FLOOR_Y + (y - box.min.y) * scale;
+  const topOfHead = headNode && headWorld !== null ? headTopY(scene, headNode) : null;
+  const figureTop = STAGE_FLOOR_Y + STAGE_HEIGHT;
+  const placedHeadY = Math.min(headY, STAGE_FLOOR_Y + 0.95 * STAGE_HEIGHT);
+  // What hangs from the head, if it reaches above the head's centre; else the old estimate (the
+  // head's centre + 0.45 m, never above the figure), which leaves raised arms out of a portrait.
+  const headTop =
+    topOfHead !== null && toStage(topOfHead) > placedHeadY
+      ? Math.min(toStage(topOfHead), figureTop)
+      : Math.min(figureTop, placedHeadY + 0.45);
+  return { scale, turnY, position, headY: placedHeadY, headTop, width: size.x * scale, skinned };
 }
 
 /** Gestures that use the whole body: the camera backs out to show them (SPEC ST-3). */
@@ -104,27 +163,44 @@ const REGION = {
   portrait: { height: 0.95, width: 0.9 },
   full: { height: STAGE_HEIGHT + 0.3, width: 1.4 },
 };
+/**
+ * A canvas shorter than this (CSS px) gets a closer portrait: a phone's canvas is capped at
+ * 320 × 240 (spec §9), where head and shoulders left a face ~90 px wide; head and neck give ~120.
+ */
+export const COMPACT_CANVAS_PX = 320;
+const COMPACT_PORTRAIT = { height: 0.72, width: 0.7 };
+
+/** The canvas the shot is for, in CSS pixels. */
+export interface CanvasSize {
+  width: number;
+  height: number;
+}
 /** Speaking: the portrait closes in to this share of its region. */
 export const SPEAKING_PUSH_IN = 0.82;
 
+/** Room above the top of the head (hair, hat) in a portrait, in stage metres. */
+export const HEAD_MARGIN = 0.08;
+
 /**
- * The shot for a mode: a portrait centres a little below the head's centre (the shoulders show), a
- * full shot the whole figure. `aspect` (width / height) keeps the region's width in a tall canvas.
+ * The shot for a mode: a portrait hangs from just above the top of the head — hair, ears and hat
+ * in, with a margin — the shoulders below (the neck on a phone's small canvas); a full shot the
+ * whole figure. The canvas's shape keeps the region's width in a tall canvas; a static mesh cannot lower its arms, so its shot
+ * holds its whole width (a T-pose's arms stay in frame).
  */
 export function shotFor(
   mode: FramingMode,
-  placement: Pick<Placement, 'headY'>,
-  aspect: number,
+  placement: Pick<Placement, 'headTop' | 'width' | 'skinned'>,
+  canvas: CanvasSize,
   speaking = false,
 ): Shot {
-  const region = REGION[mode];
+  const aspect = canvas.height > 0 ? canvas.width / canvas.height : 1;
+  const region = mode === 'portrait' && canvas.height < COMPACT_CANVAS_PX ? COMPACT_PORTRAIT : REGION[mode];
+  const width = placement.skinned ? region.width : Math.max(region.width, placement.width * 1.08);
   const push = mode === 'portrait' && speaking ? SPEAKING_PUSH_IN : 1;
-  const halfHeight = (Math.max(region.height, region.width / Math.max(aspect, 0.1)) / 2) * push;
+  const halfHeight = (Math.max(region.height, width / Math.max(aspect, 0.1)) / 2) * push;
   const distance = DISTANCE[mode];
   const fov = (2 * Math.atan(halfHeight / distance) * 180) / Math.PI;
-  // A portrait hangs from just above the top of the head (hair and ears stay in), the shoulders
-  // below; a head well under the figure's top (raised arms, a hat) is framed by the head instead.
-  const top = Math.min(STAGE_FLOOR_Y + STAGE_HEIGHT, placement.headY + 0.45) + 0.06;
+  const top = placement.headTop + HEAD_MARGIN;
   const y = mode === 'portrait' ? top - halfHeight : STAGE_FLOOR_Y + STAGE_HEIGHT / 2 + 0.05;
   return { target: [0, y, 0], distance, fov };
 }
