@@ -26,8 +26,9 @@ export interface CanvasPixels {
 export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): Promise<CanvasPixels> {
   // The canvas is transparent over the stage's glow: a flat backing behind it for the moment of
   // the screenshot makes "differs from the corner" mean "the model" everywhere on the canvas.
-  // Controls drawn over the canvas (the stage's framing toggle) are not the model: hidden meanwhile.
-  const overlays = canvas.page().locator('[data-testid="stage-framing"]');
+  // What is drawn over the canvas (the stage's framing toggle, on a phone its caption) is not the
+  // model: hidden meanwhile.
+  const overlays = canvas.page().locator('[data-testid="stage-framing"], .stage__caption');
   await canvas.evaluate((el: HTMLElement) => (el.style.background = 'rgb(0, 0, 0)'));
   await overlays.evaluateAll((els) => els.forEach((el) => ((el as HTMLElement).style.visibility = 'hidden')));
   const png = (await canvas.screenshot()).toString('base64');
@@ -48,8 +49,14 @@ export async function readCanvas(page: Page, canvas: Locator, topShare = 0.25): 
       const at = (x: number, y: number) => (y * width + x) * 4;
       // The viewer's rounded corners show the page, not the backing: leave them out.
       const corner = 24;
+      // A canvas at a fractional position (a phone's 320 px canvas centred in 375) screenshots with
+      // a column or row of the page around it: the outermost pixels are left out too.
       const inCorner = (x: number, y: number) =>
-        (x < corner || x >= width - corner) && (y < corner || y >= height - corner);
+        ((x < corner || x >= width - corner) && (y < corner || y >= height - corner)) ||
+        x === 0 ||
+        y === 0 ||
+        x === width - 1 ||
+        y === height - 1;
       const isPainted = (i: number) => (data[i] ?? 0) + (data[i + 1] ?? 0) + (data[i + 2] ?? 0) > 40;
       let painted = 0;
       let sumX = 0;

@@ -111,6 +111,17 @@ export function ModelStage({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [camera, domElement, zoom.min, zoom.max, placement]);
 
+  // A new canvas size (the layout settling, a turned phone): the shot is redrawn at once — eased,
+  // the first seconds on stage would be a slow zoom from a shot made for another shape.
+  useEffect(() => {
+    const { framing: chosen, speaking: talking, gesture: playing } = inputs.current;
+    if (!chosen || !current.current) return;
+    const mode = effectiveMode(chosen, playing, performance.now() < fullBodyUntil.current);
+    const shot = shotFor(mode, placement, { width: size.width, height: size.height }, talking);
+    current.current = shot;
+    applyShot(camera, controlsRef.current, shot);
+  }, [camera, placement, size.width, size.height]);
+
   // The framing owns zoom on the chat's stage; a preview zooms freely.
   useEffect(() => {
     if (controlsRef.current) controlsRef.current.enableZoom = framing === undefined;

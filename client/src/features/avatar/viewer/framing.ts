@@ -195,7 +195,8 @@ export function shotFor(
 ): Shot {
   const aspect = canvas.height > 0 ? canvas.width / canvas.height : 1;
   const region = mode === 'portrait' && canvas.height < COMPACT_CANVAS_PX ? COMPACT_PORTRAIT : REGION[mode];
-  const width = placement.skinned ? region.width : Math.max(region.width, placement.width * 1.08);
+  // A static mesh's sway turns it a little: its width gets 10 % of room on each side.
+  const width = placement.skinned ? region.width : Math.max(region.width, placement.width * 1.2);
   const push = mode === 'portrait' && speaking ? SPEAKING_PUSH_IN : 1;
   const halfHeight = (Math.max(region.height, width / Math.max(aspect, 0.1)) / 2) * push;
   const distance = DISTANCE[mode];
