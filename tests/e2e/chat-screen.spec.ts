@@ -568,3 +568,31 @@ test('scrolled up: sending brings you to your message; a new conversation has no
   await expect(newMessages).toBeHidden();
   await shot(page, 'chat-screen-new-session-no-stale-button');
 });
+
+test('over the socket: a surprised reply wears its badge, and the sidebar counts each exchange as it ends (C-17) @any-width', async ({
+  page,
+  request,
+}) => {
+  const session = await registerViaApi(request);
+  await openChat(page, session, 'es');
+  await say(page, '¡No me digas! No me lo esperaba para nada', 'es');
+  await waitForReplies(page, 1);
+  const reply = page.getByRole('log').locator('article.bubble--bot').last();
+  await expect(reply.locator('.bubble__emotion')).toHaveText('Sorprendida');
+  const sidebar = await sessionsPanel(page, 'es');
+  await expect(sidebar.locator('.session__meta').first()).toContainText('2 mensajes');
+  if (test.info().project.name === 'phone') await page.keyboard.press('Escape');
+  const listReads: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === '/chat/sessions') listReads.push(r.url());
+  });
+
+  await say(page, 'Cuéntame un chiste', 'es');
+  await waitForReplies(page, 2);
+  // Counted live from the socket's events: no reload, no read of the list.
+  await expect((await sessionsPanel(page, 'es')).locator('.session__meta').first()).toContainText(
+    '4 mensajes',
+  );
+  expect(listReads).toEqual([]);
+  await shot(page, 'chat-screen-surprised-badge');
+});
