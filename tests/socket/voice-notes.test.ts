@@ -210,10 +210,27 @@ describe('POST /message-audio', () => {
     ]);
   });
 
+  /** The note, then what makes the form one the route refuses. */
+  const HOSTILE_FORMS = {
+    'a second file part': {
+      field: 'audio',
+      code: 'oneFile',
+      add: (form: FormData, blob: Blob) => form.append('audio', blob, 'again.webm'),
+    },
+    'too many fields': {
+      field: 'body',
+      code: 'tooManyFields',
+      add: (form: FormData) => {
+        for (let i = 0; i < 12; i++) form.append(`extra${i}`, 'x');
+      },
+    },
+  } as const;
   it.each([
-    ['es', 'Envía un solo archivo'],
-    ['en', 'Send only one file'],
-  ] as const)('V-1 a second file part is refused as such (%s), nothing stored', async (language, text) => {
+    ['a second file part', 'es', 'Envía un solo archivo'],
+    ['a second file part', 'en', 'Send only one file'],
+    ['too many fields', 'es', 'El formulario tiene demasiados campos'],
+    ['too many fields', 'en', 'The form has too many fields'],
+  ] as const)('V-1 %s is refused as such (%s), nothing stored', async (kind, language, text) => {
     const someone = await registerUser(server.url);
     const audioFiles = () =>
       existsSync(join(server.dataDir, 'audio')) ? readdirSync(join(server.dataDir, 'audio')) : [];
@@ -222,7 +239,8 @@ describe('POST /message-audio', () => {
     const blob = new Blob([note.data as Uint8Array<ArrayBuffer>], { type: 'audio/webm' });
     form.append('transcriptHint', 'hola');
     form.append('audio', blob, 'note.webm');
-    form.append('audio', blob, 'again.webm');
+    const hostile = HOSTILE_FORMS[kind];
+    hostile.add(form, blob);
     const res = await fetch(new URL('/message-audio', server.url), {
       method: 'POST',
       headers: { authorization: `Bearer ${someone.token}`, 'accept-language': language },
@@ -233,7 +251,7 @@ describe('POST /message-audio', () => {
       error: {
         code: 'validation_failed',
         message: errorMessage(language, 'validation_failed'),
-        errors: [{ field: 'audio', code: 'oneFile', message: text }],
+        errors: [{ field: hostile.field, code: hostile.code, message: text }],
       },
     });
     const call = apiClient(server.url, { token: someone.token });
