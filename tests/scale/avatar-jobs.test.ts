@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startCluster, type TestCluster } from '../fixtures/cluster.ts';
 import { stopProcess } from '../fixtures/processes.ts';
-import { connectClient, type TestClient } from '../fixtures/socket.ts';
+import { socketClients, type TestClient } from '../fixtures/socket.ts';
 
 /**
  * SPEC.md M-7: avatar jobs shared by real Alma processes on one Redis and one database file —
@@ -18,20 +18,15 @@ import { connectClient, type TestClient } from '../fixtures/socket.ts';
 const LEASE_MS = 3000; // short for the test; a loaded machine never starves a heartbeat past it
 
 let cluster: TestCluster;
-const clients: TestClient[] = [];
-const connect = async (url: string, token: string) => {
-  const c = connectClient(url, token);
-  clients.push(c);
-  await c.connected();
-  return c;
-};
+const clients = socketClients();
+const { connect } = clients;
 const url = (i: number) => cluster.instances[i]?.url ?? '';
 
 beforeAll(async () => {
   cluster = await startCluster(2, { SPEECH_ENGINE: 'none', INSTANCE_LEASE_MS: String(LEASE_MS) });
 }, 120_000);
 afterAll(async () => {
-  for (const c of clients) c.close();
+  clients.closeAll();
   await cluster?.stop();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/src/modules/oauth/test-provider.ts';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startCluster, type TestCluster } from '../fixtures/cluster.ts';
-import { connectClient, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
+import { socketClients, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
 
 /**
  * Issue 15, SPEC.md M-1…: two real Alma processes sharing one embedded database file and one
@@ -16,12 +16,8 @@ let b: string;
 let google!: TestProvider;
 /** Per address and route, per minute; counted in Redis once for both instances (M-2). */
 const AUTH_LIMIT = 4;
-const clients: TestClient[] = [];
-const connect = (url: string, token: string) => {
-  const c = connectClient(url, token);
-  clients.push(c);
-  return c;
-};
+const clients = socketClients();
+const { connect } = clients;
 
 beforeAll(async () => {
   google = await startTestProvider('google');
@@ -41,7 +37,7 @@ beforeAll(async () => {
   [a, b] = cluster.instances.map((i) => i.url) as [string, string];
 }, 120_000);
 afterAll(async () => {
-  for (const c of clients) c.close();
+  clients.closeAll();
   await cluster?.stop();
   await google?.close();
 });
@@ -51,9 +47,7 @@ const of = (events: RecordedEvent[], event: string) => events.filter((e) => e.ev
 describe('M-1 rooms span instances', () => {
   it('M-1 a user with sockets on two instances gets every multi-tab event on both', async () => {
     const user: AuthSession = await registerUser(a, { name: 'Dos Pestañas' });
-    const onA = connect(a, user.token);
-    const onB = connect(b, user.token);
-    await Promise.all([onA.connected(), onB.connected()]);
+    const [onA, onB] = await Promise.all([connect(a, user.token), connect(b, user.token)]);
     const both = [onA, onB];
 
     // session:updated `created`, from a REST call on A.
@@ -205,9 +199,7 @@ describe('A-12 M-1 revocation reaches sockets on every instance', () => {
   it('A-12 M-1 a logout on A closes the user’s socket on B with auth:revoked; another user’s socket on B stays', async () => {
     const user: AuthSession = await registerUser(a, { name: 'Cierre Remoto' });
     const other: AuthSession = await registerUser(b, { name: 'Sigue Conectada' });
-    const signedOut = connect(b, user.token);
-    const stays = connect(b, other.token);
-    await Promise.all([signedOut.connected(), stays.connected()]);
+    const [signedOut, stays] = await Promise.all([connect(b, user.token), connect(b, other.token)]);
     const closed = new Promise<string>((resolve) => signedOut.socket.once('disconnect', resolve));
 
     await apiClient(a, { token: user.token })(routes.auth.logout, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
 import { startCluster, type TestCluster } from '../fixtures/cluster.ts';
 import { stopProcess } from '../fixtures/processes.ts';
-import { connectClient, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
+import { socketClients, type RecordedEvent, type TestClient } from '../fixtures/socket.ts';
 
 /**
  * SPEC.md M-5: replies in flight and their locks across two real Alma processes on one Redis and
@@ -16,13 +16,8 @@ const LEASE_MS = 3000; // short for the test; a loaded machine never starves a h
 let cluster: TestCluster;
 let a: string;
 let b: string;
-const clients: TestClient[] = [];
-const connect = async (url: string, token: string) => {
-  const c = connectClient(url, token);
-  clients.push(c);
-  await c.connected();
-  return c;
-};
+const clients = socketClients();
+const { connect } = clients;
 
 beforeAll(async () => {
   cluster = await startCluster(2, {
@@ -33,7 +28,7 @@ beforeAll(async () => {
   [a, b] = cluster.instances.map((i) => i.url) as [string, string];
 }, 120_000);
 afterAll(async () => {
-  for (const c of clients) c.close();
+  clients.closeAll();
   await cluster?.stop();
 });
 
