@@ -398,7 +398,7 @@ test('options menu: change avatar and voice, and clear history (starts a new, em
   const session = await registerViaApi(request);
   await sendViaRest(request, session, ['Remember the blue kite.']);
   await openChat(page, session);
-  const stage = page.getByRole('region', { name: 'Avatar' });
+  const stage = page.getByRole('region', { name: 'Avatar', exact: true });
   await expect(stage).toContainText('Witch');
 
   await page.getByRole('button', { name: 'Options' }).click();

@@ -78,7 +78,7 @@ test('"Listen" on a reply moves the avatar’s mouth and wears that reply’s em
   await readyViewer(page);
   const log = page.getByRole('log');
   const input = page.getByLabel('Write your message');
-  const stage = page.getByRole('region', { name: 'Avatar' });
+  const stage = page.getByRole('region', { name: 'Avatar', exact: true });
   // A happy reply, then a neutral one: the conversation's emotion is now the second's.
   for (const [n, text] of [
     [1, 'I passed my exam! I am so happy and proud, tell me a long happy story to celebrate.'],
