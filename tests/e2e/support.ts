@@ -60,9 +60,13 @@ export async function registerViaApi(
   return session;
 }
 
-/** Puts a session into the browser's storage as the app keeps it (spec §3 local storage keys). */
+/**
+ * Puts a session into the browser's storage as the app keeps it (spec §3 local storage keys). On
+ * the origin's `/health` (JSON, no app running): on `/terms` the app was starting while the test
+ * wrote the storage, and once in a CI run the next page found no session.
+ */
 export async function signInBrowser(page: Page, session: ApiSession): Promise<void> {
-  await page.goto('/terms');
+  await page.goto('/health');
   await page.evaluate((s) => {
     localStorage.setItem('token', s.token);
     localStorage.setItem('refreshToken', s.refreshToken);
