@@ -119,6 +119,10 @@ async function send(path: string, field: string, name: string, data: Uint8Array,
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
+/** A case in a failure message: the file and its mutations (inserted bytes by their count). */
+const caseName = (name: string, ops: readonly Op[]) =>
+  `${name} ${JSON.stringify(ops, (_, v: unknown) => (v instanceof Uint8Array ? v.length : v))}`;
+
 function expectRefusal(status: number, body: unknown, context: string) {
   expect(status, context).toBeLessThan(500);
   expect(ApiErrorSchema.safeParse(body).success, `${context}: ${JSON.stringify(body)}`).toBe(true);
@@ -134,7 +138,7 @@ describe('upload fuzz (E-1, AU-10, V-2)', () => {
       const data = mutate(source.data, c.ops);
       const [before, counted] = [files(join(server.dataDir, 'audio')), await usage()];
       const { status, body } = await send('/message-audio', 'audio', source.name, data, c.language);
-      const context = `${source.name} ${JSON.stringify(c.ops, (_, v: unknown) => (v instanceof Uint8Array ? v.length : v))}`;
+      const context = caseName(source.name, c.ops);
       if (status < 300) {
         accepted += 1;
         continue;
@@ -158,7 +162,7 @@ describe('upload fuzz (E-1, AU-10, V-2)', () => {
         data,
         c.language,
       );
-      const context = `${source.name} ${JSON.stringify(c.ops, (_, v: unknown) => (v instanceof Uint8Array ? v.length : v))}`;
+      const context = caseName(source.name, c.ops);
       if (status >= 300) expectRefusal(status, body, context);
     }
     const after = files(server.dataDir).filter((f) => !f.startsWith('audio'));
