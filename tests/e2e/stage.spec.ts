@@ -126,6 +126,8 @@ for (const compression of ['draco', 'meshopt'] as const) {
     );
     const session = await registerViaApi(request);
     const viewer = await showOnStage(page, request, session, 'elf');
+    // SwiftShader draws on the CPU: the viewer knows, and renders at its capped rate.
+    await expect(viewer).toHaveAttribute('data-renderer', 'software');
     const pixels = await readCanvas(page, viewer.locator('canvas'));
     expect(pixels.painted).toBeGreaterThan(0.02);
     expect(pixels.top.r - pixels.top.b).toBeGreaterThan(60);

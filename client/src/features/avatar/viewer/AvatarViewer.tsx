@@ -23,6 +23,7 @@ import { dispatchModelError } from '../model.ts';
 import { registerDebugAvatar } from './debug.ts';
 import { placeModel, type FramingMode, type Placement } from './framing.ts';
 import { loadModel } from './load-model.ts';
+import { FrameRateCap } from './FrameRateCap.tsx';
 import { ModelStage } from './ModelStage.tsx';
 import {
   ViewerLoadError,
@@ -241,8 +242,10 @@ function LiveViewer({
   }, [state.context]);
 
   // Hidden tab or broken context: no rendering. Behind another viewer: frames on demand only.
+  // In front on a software renderer: frames on demand at the profile's rate (FrameRateCap).
   const live = visible && state.status === 'ready' && state.context === 'ok';
-  const frameloop = !live ? 'never' : foreground ? 'always' : 'demand';
+  const capped = live && foreground && profile.maxFps !== null;
+  const frameloop = !live ? 'never' : foreground && !capped ? 'always' : 'demand';
 
   return (
     <div
@@ -251,6 +254,7 @@ function LiveViewer({
       data-state={state.status}
       data-context={state.context}
       data-avatar={avatar ?? 'default'}
+      data-renderer={profile.renderer}
       data-testid="avatar-viewer"
     >
       <Canvas
@@ -273,6 +277,7 @@ function LiveViewer({
         }}
       >
         <Lights shadows={profile.shadows} />
+        {capped && profile.maxFps !== null ? <FrameRateCap fps={profile.maxFps} /> : null}
         {model ? (
           <ModelStage
             scene={model.scene}
