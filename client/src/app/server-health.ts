@@ -20,7 +20,7 @@ export function watchServerHealth(fetchHealth: (signal: AbortSignal) => Promise<
       if (stopped) return;
       useServerFacts.getState().setHealth(health);
       useConnection.setState((s) => ({
-        health: health.status === 'maintenance' ? 'offline' : 'online',
+        health: health.status === 'maintenance' ? 'offline' : health.status,
         protocolMismatch: s.protocolMismatch ?? versionMismatch(PROTOCOL_VERSION, health.protocolVersion),
       }));
     } catch {

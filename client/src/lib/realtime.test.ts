@@ -32,6 +32,13 @@ describe('connectionStatus (spec §4: checking is shown as Connecting)', () => {
       'offline',
     );
   });
+  it('says degraded (H-2) when the socket or the health check reports a dependency down', () => {
+    const connected = { ...initialConnection, socketState: 'connected' as const };
+    expect(connectionStatus({ ...connected, serverInfo: status({ status: 'degraded' }) })).toBe('degraded');
+    expect(connectionStatus({ ...initialConnection, health: 'degraded', socketState: 'disconnected' })).toBe(
+      'degraded',
+    );
+  });
   it('stays online over REST when the server is healthy but the socket gave up', () => {
     expect(connectionStatus({ ...initialConnection, health: 'online', socketState: 'disconnected' })).toBe(
       'online',

@@ -22,10 +22,13 @@ import { emitWithAck, type AppSocket } from './socket.ts';
  * never touch socket.io themselves.
  */
 
-export type HealthState = 'checking' | 'online' | 'offline' | 'unknown';
+export type HealthState = 'checking' | 'online' | 'degraded' | 'offline' | 'unknown';
 export type SocketState = 'idle' | 'connecting' | 'connected' | 'disconnected';
-/** Spec §4 "Server status": checking is shown as Connecting. */
-export type ConnectionStatus = 'checking' | 'online' | 'offline' | 'unknown';
+/**
+ * Spec §4 "Server status": checking is shown as Connecting. `degraded` (SPEC.md H-2): the server
+ * answers but one of its dependencies (the database, Redis) is down — said, input kept.
+ */
+export type ConnectionStatus = 'checking' | 'online' | 'degraded' | 'offline' | 'unknown';
 export type ServerInfo = ServerPayload<'server:status'>;
 
 export interface ConnectionState {
@@ -49,9 +52,12 @@ export const useConnection = create<ConnectionState>()(() => initialConnection);
 
 /** What the header shows: the socket's word when it is up, else the health check's. */
 export function connectionStatus(state: ConnectionState): ConnectionStatus {
-  if (state.socketState === 'connected')
-    return state.serverInfo?.status === 'maintenance' ? 'offline' : 'online';
+  if (state.socketState === 'connected') {
+    const status = state.serverInfo?.status;
+    return status === 'maintenance' ? 'offline' : status === 'degraded' ? 'degraded' : 'online';
+  }
   if (state.health === 'offline') return 'offline';
+  if (state.health === 'degraded') return 'degraded';
   if (state.health === 'unknown') return 'unknown';
   if (state.health === 'online') return state.socketState === 'connecting' ? 'checking' : 'online';
   return 'checking';

@@ -19,6 +19,10 @@ export interface TestRedis {
   port: number;
   /** Stops the server (SIGTERM) and starts it again on the same port, empty (nothing is saved). */
   restart: () => Promise<void>;
+  /** Stops the server (SIGTERM), keeping its port and folder for `up`: Redis gone for a while. */
+  down: () => Promise<void>;
+  /** Starts it again after `down`, on the same port, empty; answers once it answers PING. */
+  up: () => Promise<void>;
   /** Stops the server and removes its folder. */
   stop: () => Promise<void>;
 }
@@ -93,6 +97,8 @@ export async function startTestRedis(): Promise<TestRedis> {
       await halt();
       await launch();
     },
+    down: halt,
+    up: launch,
     stop: async () => {
       await halt();
       rmSync(dir, { recursive: true, force: true });

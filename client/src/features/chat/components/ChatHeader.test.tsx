@@ -44,6 +44,9 @@ describe('ChatHeader server status', () => {
     const pill = screen.getByRole('status', { name: /Server status/ });
     act(() => status('online'));
     expect(pill.dataset.status).toBe('online');
+    act(() => status('degraded'));
+    expect(pill.dataset.status).toBe('degraded');
+    expect(pill.getAttribute('aria-label')).toBe('Server status: Having trouble');
     act(() => status('maintenance'));
     expect(pill.dataset.status).toBe('offline');
     act(() => status('online'));
