@@ -245,6 +245,48 @@ describe('face: blinks, visemes and emotions share the face', () => {
   });
 });
 
+describe('a relaxed stance (AV-5)', () => {
+  const still = () => {
+    const base = stateFor({ fingers: true });
+    return computeFrame({ ...base, overrides: { ...base.overrides, still: true } }, 1000);
+  };
+  const z = (frame: ReturnType<typeof computeFrame>, bone: string) => frame.bones[bone]?.[2] ?? 0;
+
+  it('arms hang close to the body with the elbows a little bent, not in an A-pose', () => {
+    const frame = still();
+    // Within 15° of vertical (an A-pose holds them 30–45° out).
+    expect(-z(frame, 'LeftArm')).toBeGreaterThan(Math.PI / 2 - 0.27);
+    expect(z(frame, 'RightArm')).toBeGreaterThan(Math.PI / 2 - 0.27);
+    expect(-(frame.bones.LeftForeArm?.[1] ?? 0)).toBeGreaterThan(0.15);
+    expect(frame.bones.RightForeArm?.[1] ?? 0).toBeGreaterThan(0.15);
+  });
+
+  it('the weight rests on one leg: the hips tip, the thighs and the chest stay upright, the free knee eases', () => {
+    const frame = still();
+    const hips = z(frame, 'Hips');
+    expect(Math.abs(hips)).toBeGreaterThan(0.03);
+    for (const leg of ['LeftUpLeg', 'RightUpLeg']) expect(hips + z(frame, leg), leg).toBeCloseTo(0, 6);
+    expect(hips + z(frame, 'Spine') + z(frame, 'Spine1')).toBeCloseTo(0, 6);
+    // The hip drops on the free side (the left, −z); its knee bends so the foot stays down.
+    expect(hips).toBeLessThan(0);
+    expect(frame.bones.LeftLeg?.[0] ?? 0).toBeGreaterThan(0.1);
+    expect(frame.bones.RightLeg?.[0] ?? 0).toBe(0);
+  });
+
+  it('the idle shifts the weight slowly between the legs, the thighs following so the feet stay down', () => {
+    const base = stateFor({ fingers: true });
+    const hips: number[] = [];
+    for (let t = 0; t <= 12_000; t += 500) {
+      const frame = computeFrame(base, t);
+      const h = z(frame, 'Hips');
+      hips.push(h);
+      expect(h + z(frame, 'LeftUpLeg')).toBeCloseTo(0, 6);
+      expect(h + z(frame, 'RightUpLeg')).toBeCloseTo(0, 6);
+    }
+    expect(Math.max(...hips) - Math.min(...hips)).toBeGreaterThan(0.02);
+  });
+});
+
 describe('idle life', () => {
   it('blinks at natural random intervals, the same for the same seed', () => {
     const blinkStarts = (seed: number) => {

@@ -12,7 +12,7 @@ import type { Vec3 } from './math';
 type Side = 'Left' | 'Right';
 
 /** Where the arms hang at idle, radians below horizontal (a relaxed stance). */
-export const IDLE_ARM_DROP = 1.25;
+export const IDLE_ARM_DROP = 1.33;
 /** Upper-arm drop (rad) under which the rest pose counts as a T-pose, and the A-pose range top. */
 const T_POSE_MAX_DROP = 0.26;
 const A_POSE_MAX_DROP = 1.05;

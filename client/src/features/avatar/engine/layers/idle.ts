@@ -1,5 +1,5 @@
 /**
- * Idle life: breathing on the spine and chest, blinks at natural random intervals, eye saccades,
+ * Idle life: breathing on the spine and chest, a slow shift of the weight between the legs, blinks at natural random intervals, eye saccades,
  * a subtle head sway and the gaze toward the camera. Deterministic: blinks and saccades come from
  * a seeded hash of time slots, so a frame depends only on (state, t).
  */
@@ -7,6 +7,8 @@ import type { Vec3 } from '../math';
 import { clamp, random01, smoothstep } from '../math';
 
 const BREATH_MS = 4200;
+/** One slow drift of the weight from leg to leg and back. */
+const WEIGHT_SHIFT_MS = 9700;
 /** Each slot holds one blink (sometimes a double one) at a random offset: 2–6 s apart on average. */
 const BLINK_SLOT_MS = 4000;
 const BLINK_CLOSE_MS = 60;
@@ -97,12 +99,18 @@ export function idleLayer(
   }
   const phase = (seed % 997) / 997;
   const breath = Math.sin((TAU * tMs) / BREATH_MS);
-  additive.Spine = [-0.01 * breath * scale, 0, 0];
   additive.Spine1 = [-0.014 * breath * scale, 0, 0];
   additive.Spine2 = [-0.02 * breath * scale, 0, 0];
   additive.Neck = [0.012 * breath * scale, 0, 0];
   additive.LeftShoulder = [0, 0, 0.015 * breath * scale];
   additive.RightShoulder = [0, 0, -0.015 * breath * scale];
+  // The weight drifts slowly between the legs: the hips roll and sway a little, the thighs
+  // and the spine turn back so the feet stay down and the shoulders level.
+  const shift = Math.sin((TAU * tMs) / WEIGHT_SHIFT_MS + phase * 7) * scale;
+  additive.Hips = [0, 0.012 * shift, 0.016 * shift];
+  additive.LeftUpLeg = [0, 0, -0.016 * shift];
+  additive.RightUpLeg = [0, 0, -0.016 * shift];
+  additive.Spine = [-0.01 * breath * scale, -0.008 * shift, -0.012 * shift];
   additive.Head = [
     0.02 * Math.sin((TAU * tMs) / 5100 + phase * TAU) * scale,
     0.035 * Math.sin((TAU * tMs) / 7300 + phase * 3) * scale,
