@@ -139,7 +139,11 @@ export function addArms(ctx: Ctx, a: ArmParams): void {
     // The wrist flattens towards the palm's slab (thinner across Y than Z), so the arm's end
     // stays inside the hand rather than bulging out of its back.
     const w = Math.min(1, Math.max(0, (t - 0.8) / 0.2)) ** 2;
-    return [r * (1 - 0.34 * w), r * (1.02 - 0.12 * w)];
+    // The last few centimetres narrow into the wrist, which ends inside the palm's heel: no lip
+    // where the arm meets the hand.
+    const n = Math.min(1, Math.max(0, ((t - 1) * length + 0.03) / 0.03));
+    const wristIn = 1 - 0.2 * n * n * (3 - 2 * n);
+    return [r * (1 - 0.34 * w) * wristIn, r * (1.02 - 0.12 * w) * wristIn];
   };
   const forearm = wrist.clone().sub(elbow).normalize();
   const g = tube([start, elbow, wrist.clone().addScaledVector(forearm, 0.002)], radius, {

@@ -43,12 +43,14 @@ const smooth = (a: number, b: number, x: number) => {
  * 0–1 — a rounded, tapering tip in the middle of each lock, smooth valleys between them, no
  * corners — and the swell across it (1 at its centre, −1 in the groove).
  */
-function locks(x: number, seed: number): { reach: number; swell: number } {
+export function locks(x: number, seed: number): { reach: number; swell: number } {
   const k = Math.floor(x);
   const f = x - k;
   const length = 0.7 + 0.45 * hash3(k, seed, 3);
-  // sin^p: round at the tip (zero slope), narrowing towards it; valleys meet smoothly.
-  const reach = length * Math.sin(Math.PI * f) ** 1.8;
+  // A smoothstep of sin: a broad, rounded end (flat at its tip like a clump of hair, not a
+  // point), and a narrow valley that still meets the next lock without a corner.
+  const s = Math.sin(Math.PI * f);
+  const reach = length * s * s * (3 - 2 * s);
   return { reach, swell: -Math.cos(2 * Math.PI * f) };
 }
 
@@ -159,12 +161,20 @@ function addCurtain(
   const perLock = (Math.PI * 2) / (c.strands * 0.8);
   const cols = Math.max(48, Math.round((span / perLock) * 7));
   const rows = 13;
-  const rim = 2;
+  const rim = 3;
+  /**
+   * A slab, not a sheet: one closed loop around each row — the outer face from one edge of the
+   * curtain to the other, then the inner face back — so the hair has a thickness, its front
+   * edges are rounded and its ends roll under into the inner face.
+   */
+  const depth = Math.max(0.006, c.thickness * 1.8);
   const curtain = grid(
-    cols,
+    cols * 2,
     rows + rim,
     (u, v) => {
-      const phi = L.from + u * span;
+      const outer = u < 0.5;
+      const s = outer ? u * 2 : 2 - u * 2;
+      const phi = L.from + s * span;
       const j = v * (rows + rim);
       const t = Math.min(1, j / rows);
       // Starts under the cap, above its lock tips, so the cap's locks lie over it.
@@ -179,17 +189,20 @@ function addCurtain(
       const y = start.y + (bottom - start.y) * t;
       const swell = flare * Math.sin(Math.min(1, t * 1.6) * Math.PI * 0.5) - 0.014 * t ** 2;
       const ridge = 0.005 * lock.swell * smooth(0, 0.3, t);
-      let r = r0 + swell + ridge;
+      // Half the slab's thickness: round at the curtain's side edges, thinner near the scalp.
+      const half = (depth / 2) * Math.sqrt(Math.sin(Math.PI * s)) * (0.4 + 0.6 * smooth(0, 0.25, t));
+      const mid = r0 + swell + ridge - half;
+      let r = mid + (outer ? half : -half);
       let yy = y;
       if (j > rows) {
-        // Roll under the ends: up and in by the hair's thickness.
+        // The ends: both faces meet in a rounded edge a little above the tips.
         const k = (j - rows) / rim;
-        r -= c.thickness * Math.sin((k * Math.PI) / 2) * 1.4;
-        yy += c.thickness * k * 1.2;
+        r = mid + (outer ? half : -half) * Math.cos((k * Math.PI) / 2);
+        yy += half * (1 - Math.cos((k * Math.PI) / 2)) * 0.2 - half * Math.sin((k * Math.PI) / 2) * 0.6;
       }
       return new Vector3(head.center.x + radial.x * r, yy, head.center.z + radial.z * r);
     },
-    { flip: true },
+    { flip: true, wrapU: true },
   );
   list.add(curtain, { color: c.color, skin: c.skin, slot: c.slot, mesh: 'Head' });
 }

@@ -107,17 +107,19 @@ export const witch: CharacterSpec = {
       },
       { radial: 24, perSegment: 6, caps: [true, true], up: new Vector3(1, 0, 0) },
     );
-    // The band is coloured before the tilt, by height along the cone.
-    const band = (p: Vector3) =>
-      p
-        .clone()
-        .sub(new Vector3(0, top, head.center.z))
-        .applyAxisAngle(new Vector3(1, 0, 0), 0.16).y;
-    list.add(tipBack(cone), {
-      color: (p) => (band(p) < 0.05 && band(p) > 0.018 ? '#7cc04a' : '#3a2552'),
-      skin: { rigid: 'Head' },
-      slot: 'cloth',
-      mesh: 'Head',
-    });
+    list.add(tipBack(cone), { color: '#3a2552', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    // The band: a ribbon standing proud of the cone above the brim, rounded at its edges, tall
+    // enough to show over the brim's raised front at portrait framing.
+    const coneR = (y: number) => 0.16 * (1 - (y - top) / 0.32) ** 1.2 + 0.004;
+    const band = lathe(
+      [
+        [coneR(top + 0.012) + 0.001, top + 0.012],
+        [coneR(top + 0.02) + 0.005, top + 0.02],
+        [coneR(top + 0.062) + 0.005, top + 0.062],
+        [coneR(top + 0.07) + 0.001, top + 0.07],
+      ],
+      { segments: 40 },
+    );
+    list.add(tipBack(band), { color: '#7cc04a', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
   },
 };
