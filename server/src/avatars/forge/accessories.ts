@@ -1,7 +1,7 @@
 import { Vector3 } from 'three';
 import type { Slot } from './assemble.ts';
 import type { CharacterCtx } from './character.ts';
-import { ellipsoid, lathe, mirrorX, tube } from './shapes.ts';
+import { ellipsoid, grid, mirrorX, tube } from './shapes.ts';
 
 /** Ears, antlers, hair buns and head bands: pieces several characters share. */
 
@@ -96,28 +96,48 @@ export function addAntlers(ctx: CharacterCtx, color: string): void {
   }
 }
 
-/** A ring around the head at a height (relative to the skull centre), e.g. a headband or circlet. */
+/**
+ * A band around the head, e.g. a headband or circlet: it lies on the hair, `lift` above the
+ * skull all the way round, in a plane through the given height (relative to the skull centre)
+ * tipped back by `tilt` — following the head's own shape, never floating off its sides.
+ */
 export function addHeadband(
   ctx: CharacterCtx,
   y: number,
   color: string,
-  opts: { width?: number; tilt?: number; grow?: number; slot?: Slot } = {},
+  opts: { width?: number; tilt?: number; lift?: number; slot?: Slot } = {},
 ): void {
-  const c = ctx.head.center;
-  const [a, , cz] = ctx.head.params.radii;
-  const grow = opts.grow ?? 1.1;
+  const { head } = ctx;
+  const c = head.center;
   const w = opts.width ?? 0.016;
-  const profile: [number, number][] = [
-    [a * grow, -w / 2],
-    [a * grow + 0.004, 0],
-    [a * grow, w / 2],
-  ];
-  const g = lathe(profile, {
-    depth: (cz / a) * 1.02,
-    segments: 40,
-    rot: [opts.tilt ?? 0.12, 0, 0],
-    at: [c.x, c.y + y, c.z],
-  });
+  const lift = opts.lift ?? 0.018;
+  const tilt = opts.tilt ?? 0.12;
+  const origin = new Vector3(0, y, 0).applyAxisAngle(v(1, 0, 0), tilt).add(c);
+  const across = v(0, 1, 0).applyAxisAngle(v(1, 0, 0), tilt);
+  const inside = (p: Vector3) => p.distanceTo(c) < head.surface(p.clone().sub(c)).distanceTo(c);
+  /** Where the band's plane meets the skull at angle phi round it (0 in front), and outward. */
+  const ring = (phi: number) => {
+    const out = v(Math.sin(phi), 0, Math.cos(phi)).applyAxisAngle(v(1, 0, 0), tilt);
+    let lo = 0;
+    let hi = head.params.radii[0] * 2;
+    for (let i = 0; i < 24; i++) {
+      const mid = (lo + hi) / 2;
+      if (inside(origin.clone().addScaledVector(out, mid))) lo = mid;
+      else hi = mid;
+    }
+    return { at: origin.clone().addScaledVector(out, lo), out };
+  };
+  const g = grid(
+    48,
+    4,
+    (u, t) => {
+      const { at, out } = ring(u * Math.PI * 2);
+      // Across the band: flat on the hair with rounded edges.
+      const bulge = 0.003 * Math.sin(Math.PI * t) ** 0.5;
+      return at.addScaledVector(out, lift + bulge).addScaledVector(across, (t - 0.5) * w);
+    },
+    { wrapU: true },
+  );
   ctx.list.add(g, { color, skin: { rigid: 'Head' }, slot: opts.slot ?? 'cloth', mesh: 'Head' });
 }
 

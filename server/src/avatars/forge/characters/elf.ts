@@ -77,7 +77,7 @@ export const elf: CharacterSpec = {
       part: 0.5,
       long: { bottom: 0.98, from: 1.55, flare: 0.05, tips: 0.06 },
     });
-    addHeadband(ctx, 0.07, GOLD, { width: 0.008, tilt: 0.3, grow: 1.09, slot: 'metal' });
+    addHeadband(ctx, 0.07, GOLD, { width: 0.008, tilt: 0.3, lift: 0.02, slot: 'metal' });
     // Leaves on the circlet, over the forehead.
     for (const [x, rz] of [
       [-0.03, 0.5],

@@ -117,15 +117,15 @@ export const samuraiF: CharacterSpec = {
       front: 1.05,
       side: 1.8,
       back: 1.95,
-      strands: 20,
-      tipLength: 0.22,
+      strands: 16,
+      tipLength: 0.17,
       volume: 0.013,
       part: 0.3,
     });
     const c = head.center;
     const bun = addBun(ctx, new Vector3(0, 0.75, -0.66), 0.042, HAIR);
     addPonytail(ctx, bun.clone().add(new Vector3(0, -0.01, -0.02)), 0.42, 0.05, HAIR);
-    addHeadband(ctx, 0.085, RED, { width: 0.02, tilt: 0.22, grow: 1.1 });
+    addHeadband(ctx, 0.085, RED, { width: 0.02, tilt: 0.22, lift: 0.02 });
     // Headband tails fluttering at the back.
     for (const s of [1, -1]) {
       const tail = tube(

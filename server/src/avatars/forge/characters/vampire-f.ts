@@ -92,8 +92,8 @@ export const vampireF: CharacterSpec = {
       front: 1.12,
       side: 1.95,
       back: 2.05,
-      strands: 44,
-      tipLength: 0.05,
+      strands: 30,
+      tipLength: 0.06,
       volume: 0.016,
       part: 0,
     });
