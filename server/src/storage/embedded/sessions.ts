@@ -6,6 +6,7 @@ import {
   EmotionScoresSchema,
   SessionPatchSchema,
   SessionRecordSchema,
+  StoredChatSessionSchema,
   readRecord,
 } from '../records.ts';
 import type { SessionPatch, SessionRecord, SessionRepository, SessionState, TitleSource } from '../types.ts';
@@ -76,9 +77,15 @@ export function createSessionRepository(
   );
   const find = prepare(db, `${SELECT} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
   const findState = prepare(db, `${SELECT_STATE} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
+  // The list comes back as one JSON array in one row: libsql builds a JS object per row through
+  // native calls, which cost more than the query (issue 14). Exactly the fields of a ChatSession.
   const list = prepare(
     db,
-    `${SELECT} WHERE s.user_id = @userId ORDER BY s.updated_at DESC, s.session_id DESC`,
+    `SELECT json_group_array(json_object('sessionId', session_id, 'title', title,
+         'personality', personality, 'createdAt', created_at, 'updatedAt', updated_at,
+         'messageCount', message_count, 'dominantEmotion', dominant_emotion)
+         ORDER BY updated_at DESC, session_id DESC) AS sessions
+       FROM sessions WHERE user_id = @userId`,
   );
   // One statement for any patch: an absent field binds NULL and keeps its value. Fields that may
   // be set to NULL on purpose need a flag.
@@ -135,7 +142,10 @@ export function createSessionRepository(
       return row === undefined ? null : stateFromRow(row);
     },
     async list(userId) {
-      return list.all({ userId }).map(fromRow);
+      const { sessions } = list.get({ userId }) as { sessions: string };
+      return (JSON.parse(sessions) as unknown[]).map((row) =>
+        readRecord(StoredChatSessionSchema, 'sessions', row),
+      );
     },
     async update(userId, sessionId, patch) {
       return write(() => updateAndRead(userId, sessionId, patch));
