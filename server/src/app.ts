@@ -204,6 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     clock,
     // With Redis every instance counts the same failures (SPEC.md A-8, M-2).
     store: scale.redis ? createRedisLoginAttempts(scale.redis) : createMemoryLoginAttempts(),
+    // Known devices outlive a restart and are shared by every instance on the database.
+    knownDevices: storage.knownDevices,
     onStoreError: (err) => app.log.warn({ err }, 'login guard store unavailable: attempt not counted'),
   });
   revocation.onRevoked(endSessions);

@@ -1348,6 +1348,23 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
       });
     });
 
+    describe('known devices (SPEC.md A-8)', () => {
+      it('remembers the last sign-in under a key until it expires, and a later one replaces it', async () => {
+        const devices = storage.knownDevices;
+        expect(await devices.lastSignIn('device-a', 1_000)).toBeNull();
+        await devices.recordSignIn('device-a', 1_000, 61_000);
+        expect(await devices.lastSignIn('device-a', 2_000)).toBe(1_000);
+        expect(await devices.lastSignIn('device-b', 2_000)).toBeNull();
+        await devices.recordSignIn('device-a', 5_000, 65_000);
+        expect(await devices.lastSignIn('device-a', 6_000)).toBe(5_000);
+        // Past its expiry a device is forgotten, and a later write elsewhere leaves it forgotten.
+        expect(await devices.lastSignIn('device-a', 65_000)).toBeNull();
+        await devices.recordSignIn('device-b', 70_000, 130_000);
+        expect(await devices.lastSignIn('device-a', 70_000)).toBeNull();
+        expect(await devices.lastSignIn('device-b', 70_000)).toBe(70_000);
+      });
+    });
+
     describe('the store', () => {
       it('answers ping while open, and not after close', async () => {
         expect(await storage.ping()).toBe(true);

@@ -112,6 +112,18 @@ export interface RefreshTokenRepository {
   familyActive(familyId: string): Promise<boolean>;
 }
 
+/**
+ * Known devices of the login guard (SPEC.md A-8): when an account last signed in from an address,
+ * under an opaque key the guard makes. In the database, so a restart forgets no owner's device
+ * while strangers' failures (kept in memory) start over.
+ */
+export interface KnownDeviceRepository {
+  /** The last sign-in time (ms) under `key`, or null (never, or forgotten after its expiry). */
+  lastSignIn(key: string, now: number): Promise<number | null>;
+  /** Records a sign-in at `at`, remembered until `expiresAt` (ms); expired keys are removed. */
+  recordSignIn(key: string, at: number, expiresAt: number): Promise<void>;
+}
+
 /** A session with what the chat service keeps about it beyond `ChatSession`. */
 export interface SessionState {
   session: ChatSession;
@@ -223,6 +235,7 @@ export interface Storage {
   readonly usage: UsageRepository;
   readonly customVoices: CustomVoiceRepository;
   readonly customAvatars: CustomAvatarRepository;
+  readonly knownDevices: KnownDeviceRepository;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.ts';
+import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
+import type { KnownDeviceRepository } from '../../storage/types.ts';
 import { manualClock } from '../../test-support/mail.ts';
 import { useTestRedis } from '../../test-support/redis-suite.ts';
 import {
@@ -13,7 +15,11 @@ import { createLoginGuard } from './login-guard.ts';
 const MIN = 60_000;
 
 /** The guard's rules, run over each store: the policy must not depend on where counts live. */
-function guardRules(name: string, makeStore: () => LoginAttemptStore) {
+function guardRules(
+  name: string,
+  makeStore: () => LoginAttemptStore,
+  makeDevices?: () => KnownDeviceRepository,
+) {
   let run = 0;
   function setup() {
     const time = manualClock();
@@ -23,6 +29,7 @@ function guardRules(name: string, makeStore: () => LoginAttemptStore) {
       windowMs: 15 * MIN,
       clock: time.clock,
       store: makeStore(),
+      knownDevices: makeDevices?.(),
     });
     // Emails unique to this test: a Redis store outlives one test.
     const tag = `${name}${++run}`;
@@ -116,6 +123,34 @@ function guardRules(name: string, makeStore: () => LoginAttemptStore) {
 }
 
 guardRules('memory', createMemoryLoginAttempts);
+// As the app runs it: counts in memory, known devices in the database.
+guardRules(
+  'memory with known devices in the database',
+  createMemoryLoginAttempts,
+  () => openEmbeddedStorage({ file: ':memory:' }).knownDevices,
+);
+
+it('A-8 a restart in the middle of an attack forgets the failures but not the owner’s known device', async () => {
+  const time = manualClock();
+  const storage = openEmbeddedStorage({ file: ':memory:' });
+  const options = {
+    maxFailuresPerAccount: 3,
+    maxFailuresPerAddress: 5,
+    windowMs: 15 * MIN,
+    clock: time.clock,
+    knownDevices: storage.knownDevices,
+  };
+  const before = createLoginGuard({ ...options, store: createMemoryLoginAttempts() });
+  await before.recordSuccess('ana@example.com', '10.9.0.1');
+  // The process restarts: a new guard and an empty memory, the same database.
+  const after = createLoginGuard({ ...options, store: createMemoryLoginAttempts() });
+  for (let i = 0; i < 10; i++) await after.recordFailure('ana@example.com', `10.9.1.${i}`);
+  await expect(after.check('ana@example.com', '10.9.2.1')).resolves.toBeUndefined(); // a stranger's turn
+  await expect(after.check('ana@example.com', '10.9.2.2')).rejects.toThrow(AppError); // the next waits
+  for (let i = 0; i < 3; i++)
+    await expect(after.check('ana@example.com', '10.9.0.1')).resolves.toBeUndefined();
+  await storage.close();
+});
 
 describe('with Redis', () => {
   const suite = useTestRedis();

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/ids.ts';
+import type { KnownDeviceRepository } from '../../storage/types.ts';
 import { createMemoryLoginAttempts, type LoginAttemptStore } from './login-attempts.ts';
 
 export interface LoginGuardOptions {
@@ -16,6 +18,11 @@ export interface LoginGuardOptions {
   slowdownMaxMs?: number;
   /** How long a sign-in makes its address a known device of the account. */
   knownDeviceMs?: number;
+  /**
+   * Where known devices are remembered: the database in the app, so a restart in the middle of
+   * an attack forgets strangers' failures but never the owner's devices. Without it, the store.
+   */
+  knownDevices?: KnownDeviceRepository;
   /** Told when the store fails; the attempt then goes ahead unguarded (as the rate limits do). */
   onStoreError?: (error: unknown) => void;
 }
@@ -64,8 +71,14 @@ export function createLoginGuard(options: LoginGuardOptions) {
     return excess < 0 ? 0 : Math.min(maxMs, baseMs * 2 ** excess);
   };
 
+  // The database holds a digest of the key, not the email and address themselves.
+  const devices = options.knownDevices;
+  const deviceKey = (email: string, address: string) =>
+    createHash('sha256').update(knownKey(email, address)).digest('base64url');
   const isKnown = async (email: string, address: string, now: number): Promise<boolean> => {
-    const at = await store.getMark(knownKey(email, address));
+    const at = devices
+      ? await devices.lastSignIn(deviceKey(email, address), now)
+      : await store.getMark(knownKey(email, address));
     return at !== null && now - at < knownMs;
   };
 
@@ -123,7 +136,8 @@ export function createLoginGuard(options: LoginGuardOptions) {
       await guarded(async () => {
         if (address === undefined) return void (await store.clearFailures(accountKey(email)));
         await store.clearFailures(pairKey(email, address));
-        await store.setMark(knownKey(email, address), now, knownMs);
+        if (devices) await devices.recordSignIn(deviceKey(email, address), now, now + knownMs);
+        else await store.setMark(knownKey(email, address), now, knownMs);
       }, undefined);
     },
   };

@@ -4,6 +4,7 @@ import { createCustomAvatarRepository } from './custom-avatars.ts';
 import { createCustomVoiceRepository } from './custom-voices.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { createIdentityRepository } from './identities.ts';
+import { createKnownDeviceRepository } from './known-devices.ts';
 import { migrate } from './migrations.ts';
 import { createMessageRepository } from './messages.ts';
 import { createOneTimeTokenRepository } from './one-time-tokens.ts';
@@ -54,6 +55,7 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     usage: createUsageRepository(db, writes),
     customVoices: createCustomVoiceRepository(db, writes),
     customAvatars: createCustomAvatarRepository(db, writes),
+    knownDevices: createKnownDeviceRepository(db, writes),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;

@@ -247,6 +247,20 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 8,
+    name: 'known devices of the login guard',
+    sql: `
+      -- An account's last sign-in per address (SPEC.md A-8), under the guard's opaque key: a
+      -- known device is never slowed by strangers' failures, restart or not. Times in ms.
+      CREATE TABLE known_devices (
+        key TEXT PRIMARY KEY,
+        signed_in_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX known_devices_expiry ON known_devices (expires_at);
+    `,
+  },
 ];
 
 /**

@@ -3,6 +3,7 @@ import type { Storage } from '../types.ts';
 import { createCustomAvatarRepository, type CustomAvatarDocument } from './custom-avatars.ts';
 import { createCustomVoiceRepository, type CustomVoiceDocument } from './custom-voices.ts';
 import { createIdentityRepository, type IdentityDocument } from './identities.ts';
+import { createKnownDeviceRepository, type KnownDeviceDocument } from './known-devices.ts';
 import { createMessageRepository, type MessageDocument } from './messages.ts';
 import { createOneTimeTokenRepository, type OneTimeTokenDocument } from './one-time-tokens.ts';
 import { createRefreshTokenRepository, type RefreshTokenDocument } from './refresh-tokens.ts';
@@ -52,6 +53,8 @@ async function createIndexes(db: Db): Promise<void> {
     db.collection<CustomVoiceDocument>('customVoices').createIndex({ userId: 1, createdAt: 1, _id: 1 }),
     db.collection<CustomAvatarDocument>('customAvatars').createIndex({ userId: 1, createdAt: 1, _id: 1 }),
     db.collection<CustomAvatarDocument>('customAvatars').createIndex({ status: 1 }),
+    // A device not signed in from for 30 days is forgotten by MongoDB itself (TTL index).
+    db.collection<KnownDeviceDocument>('knownDevices').createIndex({ purgeAt: 1 }, { expireAfterSeconds: 0 }),
   ]);
 }
 
@@ -83,6 +86,7 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
     usage: createUsageRepository(db.collection<UsageDocument>('usage')),
     customVoices: createCustomVoiceRepository(db.collection<CustomVoiceDocument>('customVoices')),
     customAvatars: createCustomAvatarRepository(db.collection<CustomAvatarDocument>('customAvatars')),
+    knownDevices: createKnownDeviceRepository(db.collection<KnownDeviceDocument>('knownDevices')),
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;
