@@ -1,5 +1,5 @@
 import { ServerEvent, type AuthSession } from '@alma/protocol';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,9 @@ import { connectClient, type TestClient } from '../fixtures/socket.ts';
  * instant before a kill -9 holds after the restart, for access tokens, refresh tokens and
  * handshakes alike; a refresh rotated just before a kill keeps its grace window (the successor
  * is derived, not stored) and a reuse after it still ends the family, restart or not; a flood of
- * wrong passwords from many addresses never stops the owner signing in from a known device.
+ * wrong passwords from many addresses never stops the owner signing in from a known device. The
+ * servers run as in production, logging at info: no token, password or emailed link ever
+ * reaches their log (SPEC.md W-4).
  */
 
 const PASSWORD = 'Secret123';
@@ -45,6 +47,8 @@ function spawnServer(): AlmaProcess {
       REFRESH_REUSE_GRACE_S: String(GRACE_S),
       // The flood comes from many addresses: each request names its own (X-Forwarded-For).
       TRUST_PROXY: 'true',
+      // What production logs (NODE_ENV=production): secrets must stay out of it (W-4).
+      LOG_LEVEL: 'info',
     },
     port,
     `server ${children.length + 1}`,
@@ -88,10 +92,28 @@ const signIn = (email: string, password = PASSWORD, from?: string) =>
   http('POST', '/auth/login', { body: { email, password }, from });
 const refresh = (refreshToken: string) => http('POST', '/auth/refresh', { body: { refreshToken } });
 const me = (token: string) => http('GET', '/auth/me', { token });
+/** Every token and password the test has seen: none may be in the servers' log (W-4). */
+const secrets = new Set<string>([PASSWORD, NEW_PASSWORD]);
 const session = (a: Answer): AuthSession => {
   if (a.status !== 200) throw new Error(`expected a session, got ${a.status} ${JSON.stringify(a.body)}`);
-  return a.body as AuthSession;
+  const s = a.body as AuthSession;
+  secrets.add(s.token).add(s.refreshToken);
+  return s;
 };
+const registered = async (name: string) => {
+  const s = await registerUser(url, { name });
+  secrets.add(s.token).add(s.refreshToken);
+  return s;
+};
+function expectNoSecretInLog(): void {
+  const log = output.join('');
+  expect(log, 'the servers logged something').toMatch(/"msg"/);
+  const leaked = [...secrets].filter((secret) => log.includes(secret));
+  expect(
+    leaked.map((secret) => `${secret.slice(0, 12)}…`),
+    'secrets in the log',
+  ).toEqual([]);
+}
 
 /** The handshake error's code for `token`, or null when the socket is accepted. */
 async function handshake(token: string): Promise<string | null> {
@@ -133,7 +155,7 @@ describe('sessions under kill -9', () => {
     { timeout: 120_000 },
     async () => {
       await freshServer();
-      const phone = await registerUser(url, { name: 'Owner' });
+      const phone = await registered('Owner');
       const { email } = phone.user;
       const laptop = session(await signIn(email));
       const tablet = session(await signIn(email));
@@ -189,6 +211,33 @@ describe('sessions under kill -9', () => {
       const rotated = session(await refresh(phoneNow.refreshToken));
       expect((await me(rotated.token)).status).toBe(200);
       expect(session(await signIn(email, NEW_PASSWORD)).user.email).toBe(email);
+
+      // A reset link in production goes to the outbox only; a provider's callback carries
+      // tokens in its query. Neither reaches the log.
+      expect((await http('POST', '/auth/forgotpassword', { body: { email } })).status).toBe(200);
+      const outbox = join(dataDir, 'outbox');
+      /** The reset token of the mail in the outbox (quoted-printable soft breaks undone). */
+      const emailedReset = () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(outbox);
+        } catch {
+          return '';
+        }
+        const mails = files.map((f) => readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, ''));
+        return mails.map((m) => /reset-password\/([\w-]+)/.exec(m)?.[1]).find(Boolean) ?? '';
+      };
+      let resetToken = emailedReset();
+      for (let i = 0; i < 100 && !resetToken; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        resetToken = emailedReset();
+      }
+      expect(resetToken.length, 'the emailed reset link').toBeGreaterThan(20);
+      secrets.add(resetToken);
+      await fetch(`${url}/auth/callback?token=${phoneNow.token}&refreshToken=${phoneNow.refreshToken}`);
+      await fetch(`${url}/reset-password/${resetToken}`);
+      await new Promise((r) => setTimeout(r, 200)); // the request log is written asynchronously
+      expectNoSecretInLog();
     },
   );
 
@@ -197,7 +246,7 @@ describe('sessions under kill -9', () => {
     { timeout: 180_000 },
     async () => {
       await freshServer();
-      const user = await registerUser(url, { name: 'Grace' });
+      const user = await registered('Grace');
       const signedIn = session(await signIn(user.user.email));
       const first = session(await refresh(signedIn.refreshToken));
       const rotatedAt = Date.now();
@@ -234,6 +283,7 @@ describe('sessions under kill -9', () => {
       // The owner signs in again: a new family.
       const back = session(await signIn(user.user.email));
       expect((await me(back.token)).status).toBe(200);
+      expectNoSecretInLog();
     },
   );
 
@@ -242,7 +292,7 @@ describe('sessions under kill -9', () => {
     { timeout: 180_000 },
     async () => {
       await freshServer();
-      const owner = await registerUser(url, { name: 'Target' });
+      const owner = await registered('Target');
       const { email } = owner.user;
       const home = '198.51.100.7'; // the owner's known device: signed in from there before
       session(await signIn(email, PASSWORD, home));
@@ -311,6 +361,7 @@ describe('sessions under kill -9', () => {
         'the owner from home after the restart',
       ).toEqual([]);
       expect(session(await signIn(email, PASSWORD, home)).user.email).toBe(email);
+      expectNoSecretInLog();
     },
   );
 });

@@ -99,6 +99,7 @@ describe('E-2 a 415 on multipart routes says to send a form upload (issue 11)', 
     ['POST /message-audio', '/message-audio'],
     ['POST /api/upload/voice', '/api/upload/voice'],
     ['POST /api/upload/avatar', '/api/upload/avatar'],
+    ['POST /api/upload/avatar/compatibility-check', '/api/upload/avatar/compatibility-check'],
   ])('%s with JSON or text answers multipart_required in es and en', async (_name, path) => {
     for (const [language, contentType, body] of [
       ['es', 'application/json', '{"audio":"x"}'],
