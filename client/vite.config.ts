@@ -76,6 +76,8 @@ export default defineConfig({
       // The 3D models (ARCHITECTURE §6): system avatars and the default model.
       '/models': SERVER,
       '/model.glb': SERVER,
+      // Their portraits for the avatar picker (SPEC.md AV-7).
+      '/portraits': SERVER,
       '/socket.io': { target: SERVER, ws: true },
     },
   },

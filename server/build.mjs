@@ -1,5 +1,5 @@
 // Bundles the server (and the protocol package it imports as TypeScript source) into one ESM file,
-// plus the worker threads it starts (avatar processing, avatar forge, speech; src/lib/worker-thread.ts).
+// plus the worker threads it starts (avatar processing, avatar forge, portraits, speech; src/lib/worker-thread.ts).
 // Dependencies stay external: they are installed beside it.
 import { build } from 'esbuild';
 
@@ -8,6 +8,7 @@ await build({
     server: 'src/server.ts',
     'avatar-worker': 'src/avatars/processing/worker.ts',
     'forge-worker': 'src/avatars/forge/worker.ts',
+    'portrait-worker': 'src/avatars/portrait/worker.ts',
     'speech-worker': 'src/engines/speech/speech-worker.ts',
   },
   outdir: 'dist',

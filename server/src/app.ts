@@ -12,6 +12,7 @@ import { createBuiltinSynthesizer } from './engines/speech/builtin.ts';
 import { systemClock, uuidv7, type Clock, type IdGenerator } from './lib/ids.ts';
 import { createMailer, type Mailer } from './email/mailer.ts';
 import { createModelStore, forgeInWorker } from './avatars/forge/model-store.ts';
+import { createPortraitStore, portraitInWorker } from './avatars/portrait/store.ts';
 import { registerAccountRoutes } from './modules/auth/account.routes.ts';
 import { createAccountService, type AccountService } from './modules/auth/account.service.ts';
 import { registerAudioRoutes } from './modules/audio/audio.routes.ts';
@@ -382,9 +383,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
       find: (userId, id) => voiceUploads.find(userId, id),
     },
   });
-  // System avatars (AV-1…AV-3): the forge's models, made on first request into DATA_DIR/models.
+  // System avatars (AV-1…AV-7): the forge's models and their portraits, made on first request
+  // into DATA_DIR/models.
+  const models = createModelStore(join(config.dataDir, 'models'), forgeInWorker);
   const avatars = createAvatarsService({
-    models: createModelStore(join(config.dataDir, 'models'), forgeInWorker),
+    models,
+    portraits: createPortraitStore(join(config.dataDir, 'models'), models, portraitInWorker),
   });
   const oauth = createOAuthService({
     clients: createOAuthClients(config.oauth),

@@ -15,3 +15,4 @@ export {
   formatCapabilities,
   shown,
 } from './modules/health/capabilities.ts';
+export { renderGlbPortrait, PORTRAIT_SIZE } from './avatars/portrait/portrait.ts';

@@ -22,6 +22,8 @@ export const CUSTOM_AVATAR_ID_PATTERN = /^avatar-[0-9a-f-]{36}$/;
 export const isCustomAvatarId = (id: string): boolean => CUSTOM_AVATAR_ID_PATTERN.test(id);
 /** Spec §3: the fallback model path shape. */
 export const customAvatarModelUrl = (id: string): string => `/api/upload/avatar/${id}/model`;
+/** The portrait processing drew for the picker (SPEC.md AV-7), fetched with the bearer credential. */
+export const customAvatarPortraitUrl = (id: string): string => `/api/upload/avatar/${id}/portrait`;
 
 export const AVATAR_UPLOAD_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type AvatarUploadStatus = (typeof AVATAR_UPLOAD_STATUSES)[number];
@@ -147,6 +149,8 @@ export const CustomAvatarSchema = z.object({
     })
     .nullable(),
   modelUrl: z.string().nullable(),
+  /** The picker's portrait (WebP, SPEC.md AV-7) once completed; answers 404 if none could be drawn. */
+  portraitUrl: z.string().nullable(),
   modelPath: z.string().nullable(),
   modelFilename: z.string().nullable(),
   originalName: z.string(),

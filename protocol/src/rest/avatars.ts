@@ -29,6 +29,14 @@ export type AvatarCategory = (typeof AVATAR_CATEGORIES)[number];
 export const DEFAULT_AVATAR_MODEL_URL = '/model.glb';
 export const SYSTEM_MODELS_URL_PREFIX = '/models/';
 export const systemModelUrl = (id: SystemAvatarId): string => `${SYSTEM_MODELS_URL_PREFIX}${id}.glb`;
+/**
+ * Where the characters' portraits are served (SPEC.md AV-7): `/portraits/<id>.webp?v=<version>`,
+ * `default` for the default model; the version in the URL lets them be cached for good.
+ */
+export const SYSTEM_PORTRAITS_URL_PREFIX = '/portraits/';
+export const DEFAULT_AVATAR_PORTRAIT_ID = 'default';
+export const systemPortraitUrl = (id: SystemAvatarId | typeof DEFAULT_AVATAR_PORTRAIT_ID, version: string) =>
+  `${SYSTEM_PORTRAITS_URL_PREFIX}${id}.webp?v=${version}`;
 
 export const SystemAvatarSchema = z.object({
   id: z.string(),
@@ -37,6 +45,8 @@ export const SystemAvatarSchema = z.object({
   category: z.enum(AVATAR_CATEGORIES),
   /** Path of the .glb (`/models/<id>.glb`). */
   model: z.string(),
+  /** The character's portrait for the picker (`systemPortraitUrl`, AV-7). */
+  portrait: z.string(),
 });
 export type SystemAvatar = z.infer<typeof SystemAvatarSchema>;
 
@@ -46,6 +56,11 @@ export const avatarRoutes = {
     method: 'GET',
     path: '/api/avatars',
     auth: false,
-    response: z.object({ success: z.literal(true), avatars: z.array(SystemAvatarSchema) }),
+    response: z.object({
+      success: z.literal(true),
+      avatars: z.array(SystemAvatarSchema),
+      /** The default avatar (no choice made): its model and portrait, choosable like the others. */
+      defaultAvatar: z.object({ model: z.string(), portrait: z.string() }),
+    }),
   }),
 };

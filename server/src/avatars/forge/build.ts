@@ -3,11 +3,12 @@ import { loadConfig } from '../../config.ts';
 import { SIZE_BUDGET_BYTES } from './budget.ts';
 import { CHARACTERS } from './characters/index.ts';
 import { createModelStore } from './model-store.ts';
+import { createPortraitStore } from '../portrait/store.ts';
 
 /**
  * `npm run avatars:build [dataDir]`: forges every system avatar and the default model missing or
  * out of date in `<DATA_DIR>/models` (AV-3) — the same files the server makes on first request —
- * and prints the size budget table.
+ * and prints the size budget table. Then each one's portrait for the picker (AV-7), beside it.
  */
 
 const dataDir = process.argv[2] ? resolve(process.argv[2]) : loadConfig().dataDir;
@@ -33,3 +34,13 @@ console.info(
 console.info(rows.join('\n'));
 console.info(`avatars: done in ${Date.now() - started} ms`);
 if (over > 0) console.warn(`avatars: ${over} model(s) over the size budget`);
+
+// The portraits (AV-7; server/src/avatars/portrait), drawn from the models just made.
+const portraits = createPortraitStore(store.dir, store);
+for (const id of Object.keys(CHARACTERS)) {
+  const portrait = await portraits.get(id);
+  console.info(
+    `  ${id.padEnd(10)} portrait ${portrait ? `${(portrait.data.byteLength / 1024).toFixed(1)} KB` : 'none'}`,
+  );
+}
+console.info(`avatars: ${portraits.drawnCount} portrait(s) drawn`);

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHARACTERS } from './characters/index.ts';
+import { readVersioned, writeVersioned } from '../../lib/versioned-file.ts';
 import { startWorker } from '../../lib/worker-thread.ts';
 import { forgeModel, modelVersion } from './forge.ts';
 
@@ -51,38 +51,16 @@ export function createModelStore(
   const building = new Map<string, Promise<StoredModel>>();
   let forged = 0;
 
-  const paths = (id: string) => ({ glb: join(dir, `${id}.glb`), version: join(dir, `${id}.version`) });
-
-  async function readCurrent(id: string, version: string): Promise<StoredModel | null> {
-    const p = paths(id);
-    const stored = await readFile(p.version, 'utf8').catch(() => null);
-    if (stored?.trim() !== version) return null;
-    const data = await readFile(p.glb).catch(() => null);
-    return data ? { data: new Uint8Array(data), version } : null;
-  }
-
-  async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
-    // Written aside then renamed: a reader never sees half a file, even across processes.
-    const temp = `${path}.${process.pid}.tmp`;
-    try {
-      await writeFile(temp, data);
-      await rename(temp, path);
-    } finally {
-      await rm(temp, { force: true });
-    }
-  }
+  const paths = (id: string) => ({ data: join(dir, `${id}.glb`), version: join(dir, `${id}.version`) });
 
   async function build(id: string): Promise<StoredModel> {
     const spec = CHARACTERS[id];
     if (!spec) throw new Error(`forge: no character ${id}`);
     const version = modelVersion(spec);
-    const current = await readCurrent(id, version);
-    if (current) return current;
+    const current = await readVersioned(paths(id), version);
+    if (current) return { data: current, version };
     const glb = await forge(id);
-    await mkdir(dir, { recursive: true });
-    const p = paths(id);
-    await writeAtomic(p.glb, glb);
-    await writeAtomic(p.version, `${version}\n`);
+    await writeVersioned(paths(id), glb, version);
     forged++;
     return { data: glb, version };
   }

@@ -6,6 +6,7 @@ import { bytesSource } from './byte-source.ts';
 import { gltfIO, hasGlbHeader } from './gltf-io.ts';
 import { inspectDocument, type ModelInspection } from './inspect.ts';
 import { optimiseDocument } from './optimise.ts';
+import { renderPortrait } from '../portrait/portrait.ts';
 import { preflightGlb } from './preflight.ts';
 import { isRepairable, removeAnimations, repairDocument } from './repair.ts';
 import { validateGlb, validatorFindings, type ValidationSummary } from './validate.ts';
@@ -13,7 +14,7 @@ import { validateGlb, validatorFindings, type ValidationSummary } from './valida
 /**
  * One upload's processing, step by step (ARCHITECTURE §6; SPEC.md AU-3, AU-12): the checks before
  * processing → validate (and repair what can be mended, then validate again) → inspect → analyse
- * (rig, pose, score, report) → optimise. Progress: 10 as validation starts, then 20, 40, 60, 80 as
+ * (rig, pose, score, report) → portrait (AV-7) → optimise. Progress: 10 as validation starts, then 20, 40, 60, 80 as
  * each step finishes (spec §4); the caller stores the result and reports 100. Runs in a worker
  * thread (worker.ts); pure enough to run in-process in tests.
  */
@@ -33,6 +34,8 @@ export const VALIDATION_STARTED = 10;
 
 export interface ProcessingResult {
   model: Uint8Array;
+  /** The picker's portrait (WebP; AV-7), null when it could not be drawn or only analysing. */
+  portrait: Uint8Array | null;
   originalSize: number;
   processedSize: number;
   /** processedSize / originalSize: never above 1 (the original is kept when nothing is gained). */
@@ -127,8 +130,9 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
     droppedExtensions: preflight.summary.extensionsDropped,
   });
   onStep?.('analysing', STEP_PROGRESS.analysing);
-  const result = (model: Uint8Array, extensions: string[]): ProcessingResult => ({
+  const result = (model: Uint8Array, extensions: string[], portrait: Uint8Array | null = null) => ({
     model,
+    portrait,
     originalSize: bytes.byteLength,
     processedSize: model.byteLength,
     compressionRatio: Math.round((model.byteLength / bytes.byteLength) * 1000) / 1000,
@@ -138,6 +142,10 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
   });
   if (analyseOnly) return result(bytes, arrivedWith);
 
+  // Drawn from the document as it arrived (repaired), before quantisation: a picture the picker
+  // does without rather than an upload refused for it.
+  const portrait = await renderPortrait(doc).catch(() => null);
+  signal?.throwIfAborted();
   await optimiseDocument(doc, signal);
   const optimised = await io.writeBinary(doc);
   signal?.throwIfAborted();
@@ -147,8 +155,8 @@ export async function processModel(bytes: Uint8Array, hooks: PipelineHooks = {})
   const untouched =
     !Object.keys(repaired).length && !removedAnimations && !preflight.summary.extensionsDropped.length;
   return untouched && optimised.byteLength >= bytes.byteLength
-    ? result(bytes, arrivedWith)
-    : result(optimised, extensionsOf(doc));
+    ? result(bytes, arrivedWith, portrait)
+    : result(optimised, extensionsOf(doc), portrait);
 }
 
 /** The extensions a document uses, sorted: what the report says the stored model keeps. */

@@ -42,13 +42,13 @@ export interface RunJobOptions extends WorkerInput {
 }
 
 export function runProcessingJob(options: RunJobOptions): Promise<JobResult> {
-  const { signal, timeoutMs, cpuBudgetMs, onStep, inputPath, outputPath } = options;
+  const { signal, timeoutMs, cpuBudgetMs, onStep, inputPath, outputPath, portraitPath = null } = options;
   const heapMb = options.heapMb ?? PROCESSING_HEAP_MB;
   return new Promise<JobResult>((resolve, reject) => {
     if (signal?.aborted) return reject(new JobFailure('cancelled', 'cancelled'));
     const worker = startWorker(
       { source: new URL('./worker.ts', import.meta.url), bundle: 'avatar-worker.js' },
-      { inputPath, outputPath } satisfies WorkerInput,
+      { inputPath, outputPath, portraitPath } satisfies WorkerInput,
       { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(64, heapMb / 4), stackSizeMb: 4 },
     );
     let settled = false;

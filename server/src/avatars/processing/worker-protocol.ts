@@ -6,9 +6,11 @@ export interface WorkerInput {
   inputPath: string;
   /** Null: only analyse (the compatibility check); nothing is written. */
   outputPath: string | null;
+  /** Where the portrait goes (AV-7); null: none is written. */
+  portraitPath?: string | null;
 }
 
-export type JobResult = Omit<ProcessingResult, 'model'>;
+export type JobResult = Omit<ProcessingResult, 'model' | 'portrait'> & { portrait: boolean };
 
 export type WorkerMessage =
   /** First message: the thread's kernel id, for its CPU time (thread-cpu.ts); null off Linux. */

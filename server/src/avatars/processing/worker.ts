@@ -6,7 +6,7 @@ import type { WorkerInput, WorkerMessage } from './worker-protocol.ts';
 
 /**
  * The worker thread that processes one upload (run-job.ts starts it): reads the uploaded file,
- * runs the pipeline, writes the optimised model and reports each step. Cancelling terminates the
+ * runs the pipeline, writes the optimised model and its portrait and reports each step. Cancelling terminates the
  * thread; the parent cleans up the files.
  */
 const input = workerData as WorkerInput;
@@ -15,12 +15,14 @@ post({ type: 'thread', threadId: currentThreadId() });
 
 try {
   const bytes = new Uint8Array(await readFile(input.inputPath));
-  const { model, ...result } = await processModel(bytes, {
+  const { model, portrait, ...result } = await processModel(bytes, {
     analyseOnly: input.outputPath === null,
     onStep: (step, progress) => post({ type: 'step', step, progress }),
   });
   if (input.outputPath) await writeFile(input.outputPath, model);
-  post({ type: 'done', result });
+  const withPortrait = Boolean(portrait && input.portraitPath);
+  if (portrait && input.portraitPath) await writeFile(input.portraitPath, portrait);
+  post({ type: 'done', result: { ...result, portrait: withPortrait } });
 } catch (error) {
   post({
     type: 'error',

@@ -131,6 +131,17 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
       expect(model.rawPayload.subarray(0, 4).toString('ascii')).toBe('glTF');
       expect(model.rawPayload.length).toBe(done.processedSize);
       expect((await get(who, done.modelUrl ?? '', 'HEAD')).statusCode).toBe(200);
+      // Its portrait for the picker (AV-7), its owner's alone; a flat disc has no face to draw.
+      expect(done.portraitUrl).toBe(`/api/upload/avatar/${created.id}/portrait`);
+      const portrait = await get(who, done.portraitUrl ?? '');
+      if (shape === 'staticMesh') expect(portrait.statusCode).toBe(404);
+      else {
+        expect(portrait.statusCode).toBe(200);
+        expect(portrait.headers['content-type']).toBe('image/webp');
+        expect(portrait.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+        expect(portrait.rawPayload.subarray(8, 12).toString('ascii')).toBe('WEBP');
+        expect(files()).toContain(`${created.id}.portrait.webp`);
+      }
       // Only the optimised model stays; the upload as received is gone.
       expect(files()).toContain(`${created.id}.glb`);
       expect(files()).not.toContain(`${created.id}.upload.glb`);
@@ -257,6 +268,8 @@ describe('ownership (AU-6)', () => {
       ['GET', `/api/upload/avatar/${id}/status`],
       ['GET', `/api/upload/avatar/${id}/model`],
       ['HEAD', `/api/upload/avatar/${id}/model`],
+      ['GET', `/api/upload/avatar/${id}/portrait`],
+      ['HEAD', `/api/upload/avatar/${id}/portrait`],
       ['POST', `/api/upload/avatar/${id}/cancel`],
       ['DELETE', `/api/upload/avatar/${id}`],
     ] as const) {
@@ -265,7 +278,11 @@ describe('ownership (AU-6)', () => {
     expect((await get(other, `/api/upload/avatars/${owner.id}`)).statusCode).toBe(403);
     const model = await t.app.inject({ method: 'GET', url: `/api/upload/avatar/${id}/model` });
     expect(model.statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/api/upload/avatar/${id}/portrait` })).statusCode).toBe(
+      401,
+    );
     expect((await get(owner, `/api/upload/avatar/${id}/model`)).statusCode).toBe(200);
+    expect((await get(owner, `/api/upload/avatar/${id}/portrait`)).statusCode).toBe(200);
   });
 
   it('the owner deletes it: record and files go, the slot comes back', async () => {
@@ -274,6 +291,7 @@ describe('ownership (AU-6)', () => {
     const { id } = (json(res) as { avatar: CustomAvatar }).avatar;
     await settled(who, id);
     expect(files()).toContain(`${id}.glb`);
+    expect(files()).toContain(`${id}.portrait.webp`);
     const del = await get(who, `/api/upload/avatar/${id}`, 'DELETE');
     expect(json(del)).toEqual({ success: true, message: 'Avatar eliminado' });
     expect(files().filter((f) => f.startsWith(id))).toEqual([]);

@@ -13,6 +13,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AvatarUploadFields, AvatarUploadsService } from './avatar-uploads.service.ts';
 import type { IncomingFile } from './receive.ts';
+import { PORTRAIT_MIME } from '../../avatars/portrait/portrait.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { languageFromHeader } from '../../lib/language.ts';
@@ -22,6 +23,7 @@ const DELETED = { es: 'Avatar eliminado', en: 'Avatar deleted' };
 const UPLOAD_PATH = '/api/upload/avatar';
 const CHECK_PATH = '/api/upload/avatar/compatibility-check';
 const MODEL_PATH = '/api/upload/avatar/:id/model';
+const PORTRAIT_PATH = '/api/upload/avatar/:id/portrait';
 
 const statusOf = (a: CustomAvatar) => ({
   id: a.id,
@@ -187,20 +189,39 @@ export async function registerAvatarUploadRoutes(
   });
 
   // AU-7: the model binary for its owner, with the bearer token; HEAD says whether it exists.
-  app.route<{ Params: { id: string } }>({
-    method: ['GET', 'HEAD'],
-    url: MODEL_PATH,
-    exposeHeadRoute: false,
-    preHandler: app.authenticate,
-    handler: async (request, reply) => {
-      const model = await avatarUploads.model(request.userId ?? '', request.params.id);
-      if (!model) throw new AppError('avatar_not_ready', { detail: `avatar ${request.params.id}` });
-      reply
-        .header('content-type', 'model/gltf-binary')
-        .header('content-length', model.size)
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff');
-      return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(model.path));
-    },
-  });
+  // AV-7: its portrait the same way (an upload never changes: cached for a year, privately).
+  const ownFile = (
+    url: string,
+    find: typeof avatarUploads.model,
+    headers: { type: string; cache: string },
+    missing: (id: string) => AppError,
+  ) =>
+    app.route<{ Params: { id: string } }>({
+      method: ['GET', 'HEAD'],
+      url,
+      exposeHeadRoute: false,
+      preHandler: app.authenticate,
+      handler: async (request, reply) => {
+        const file = await find(request.userId ?? '', request.params.id);
+        if (!file) throw missing(request.params.id);
+        reply
+          .header('content-type', headers.type)
+          .header('content-length', file.size)
+          .header('cache-control', headers.cache)
+          .header('x-content-type-options', 'nosniff');
+        return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(file.path));
+      },
+    });
+  ownFile(
+    MODEL_PATH,
+    avatarUploads.model,
+    { type: 'model/gltf-binary', cache: 'private, max-age=3600' },
+    (id) => new AppError('avatar_not_ready', { detail: `avatar ${id}` }),
+  );
+  ownFile(
+    PORTRAIT_PATH,
+    avatarUploads.portrait,
+    { type: PORTRAIT_MIME, cache: 'private, max-age=31536000, immutable' },
+    (id) => new AppError('not_found', { detail: `portrait of ${id}` }),
+  );
 }

@@ -28,7 +28,7 @@ import type {
   CustomAvatarRepository,
   UserRepository,
 } from '../../storage/types.ts';
-import { modelFileOf, progressOf, toCustomAvatar, uploadFileOf } from './custom-avatar.ts';
+import { modelFileOf, portraitFileOf, progressOf, toCustomAvatar, uploadFileOf } from './custom-avatar.ts';
 import { createFairQueue } from './fair-queue.ts';
 import { checkReceivedGlb, receiveFile, refusal, type IncomingFile, type ReceivedFile } from './receive.ts';
 import { createLocalJobBoard, jobOf, type AvatarJob, type JobBoard, type JobBoardDeps } from './job-board.ts';
@@ -131,6 +131,11 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
   }
 
   const removeQuietly = (file: string) => unlink(join(dir, file)).catch(() => undefined);
+  /** What processing writes for an avatar: its model and its portrait (AV-7). */
+  const removeOutputs = async (id: string) => {
+    await removeQuietly(modelFileOf(id));
+    await removeQuietly(portraitFileOf(id));
+  };
   const receive = (input: IncomingFile, limits: PlanLimits) =>
     receiveFile(input, board.incoming, deps.newId(), maxBytesOf(limits));
 
@@ -246,13 +251,14 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
         result = await runProcessingJob({
           inputPath: join(dir, uploadFileOf(id)),
           outputPath: join(dir, modelFileOf(id)),
+          portraitPath: join(dir, portraitFileOf(id)),
           timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
           cpuBudgetMs: cpuBudgetFor(size),
           signal,
           onStep: (step, progress) => void put({ step, progress }, ['processing']),
         });
       } catch (error) {
-        await removeQuietly(modelFileOf(id));
+        await removeOutputs(id);
         if (error instanceof JobFailure && error.code === 'cancelled') return; // cancel() recorded it
         const code = failureCode(error);
         log.warn({ avatarId: id, code, err: error }, 'avatar processing failed');
@@ -285,7 +291,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
         ['processing'],
       );
       await removeQuietly(uploadFileOf(id));
-      if (!completed) await removeQuietly(modelFileOf(id)); // cancelled or deleted at the last moment
+      if (!completed) await removeOutputs(id); // cancelled or deleted at the last moment
     } catch (error) {
       log.error({ avatarId: id, err: error }, 'avatar job crashed');
     }
@@ -311,7 +317,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     if (!record) throw new AppError('avatar_not_cancellable', { detail: `avatar ${id}` });
     await board.stop(id);
     await removeQuietly(uploadFileOf(id));
-    await removeQuietly(modelFileOf(id));
+    await removeOutputs(id);
     return toCustomAvatar(record, language);
   }
 
@@ -320,7 +326,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     await avatars.delete(userId, record.id);
     await board.stop(id);
     await removeQuietly(uploadFileOf(id));
-    await removeQuietly(modelFileOf(id));
+    await removeOutputs(id);
   }
 
   /** The optimised model, for its owner; null when it is not ready. */
@@ -328,6 +334,15 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     const record = await owned(userId, id);
     if (record.status !== 'completed' || !record.modelFile) return null;
     const path = join(dir, record.modelFile);
+    const info = await stat(path).catch(() => null);
+    return info ? { path, size: info.size } : null;
+  }
+
+  /** The portrait drawn by processing (AV-7), for its owner; null when there is none. */
+  async function portrait(userId: string, id: string): Promise<{ path: string; size: number } | null> {
+    const record = await owned(userId, id);
+    if (record.status !== 'completed') return null;
+    const path = join(dir, portraitFileOf(record.id));
     const info = await stat(path).catch(() => null);
     return info ? { path, size: info.size } : null;
   }
@@ -418,7 +433,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
    * change applies only if the record is still as read (another instance may take it too).
    */
   async function takeOver(record: CustomAvatarRecord): Promise<AvatarJob | null> {
-    await removeQuietly(modelFileOf(record.id));
+    await removeOutputs(record.id);
     const files = new Set(await readdir(dir).catch(() => [] as string[]));
     if (record.uploadFile && files.has(record.uploadFile)) {
       const reset = await avatars.update(
@@ -455,6 +470,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     cancel,
     remove,
     model,
+    portrait,
     check,
     stats,
     /** After start: takes back what a restart or a dead instance left (AU-8, M-7). */

@@ -1,6 +1,7 @@
 import {
   AVATAR_FAILURE_MESSAGES,
   customAvatarModelUrl,
+  customAvatarPortraitUrl,
   modelFindingMessage,
   type CustomAvatar,
   type Language,
@@ -12,6 +13,7 @@ import type { CustomAvatarRecord } from '../../storage/types.ts';
 
 export const uploadFileOf = (id: string): string => `${id}.upload.glb`;
 export const modelFileOf = (id: string): string => `${id}.glb`;
+export const portraitFileOf = (id: string): string => `${id}.portrait.webp`;
 
 /** The failure in the reader's language: the code's message and each finding in plain words. */
 export function failureOf(record: CustomAvatarRecord, language: Language): CustomAvatar['error'] {
@@ -43,6 +45,7 @@ export function toCustomAvatar(record: CustomAvatarRecord, language: Language): 
     hasError: record.status === 'failed',
     error: failureOf(record, language),
     modelUrl,
+    portraitUrl: completed ? customAvatarPortraitUrl(record.id) : null,
     modelPath: modelUrl,
     modelFilename: completed ? modelFileOf(record.id) : null,
     originalName: record.originalName,

@@ -1,6 +1,8 @@
 import { ApiErrorSchema, SYSTEM_AVATAR_IDS, routes } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PORTRAIT_SIZE } from '../../avatars/portrait/portrait.ts';
 import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
+import { decodeImage } from '../../test-support/raster-image.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,6 +21,7 @@ describe('AV-1 the system avatar catalogue', () => {
     expect(body.avatars.map((a) => a.id)).toEqual([...SYSTEM_AVATAR_IDS]);
     for (const avatar of body.avatars) {
       expect(avatar.model).toBe(`/models/${avatar.id}.glb`);
+      expect(avatar.portrait).toMatch(new RegExp(`^/portraits/${avatar.id}\\.webp\\?v=[0-9a-f]{16}$`));
       expect(['fantasy', 'sci-fi']).toContain(avatar.category);
       expect(avatar.name.length).toBeGreaterThan(0);
       expect(avatar.description.length).toBeGreaterThan(0);
@@ -27,6 +30,47 @@ describe('AV-1 the system avatar catalogue', () => {
       'robot',
       'robotina',
     ]);
+  });
+});
+
+describe('AV-7 the portraits', () => {
+  it('each character and the default model has a WebP portrait, cached for good under its versioned URL', async () => {
+    const body = routes.avatars.list.response.parse(json(await request('GET', '/api/avatars')));
+    expect(body.defaultAvatar.model).toBe('/model.glb');
+    expect(body.defaultAvatar.portrait).toMatch(/^\/portraits\/default\.webp\?v=[0-9a-f]{16}$/);
+    const witch = body.avatars.find((a) => a.id === 'witch')!;
+    for (const url of [witch.portrait, body.defaultAvatar.portrait]) {
+      const res = await request('GET', url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
+      expect(res.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const image = await decodeImage(new Uint8Array(res.rawPayload));
+      expect([image.width, image.height]).toEqual([PORTRAIT_SIZE, PORTRAIT_SIZE]);
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.byteLength);
+      const again = await request('GET', url, { 'if-none-match': String(res.headers.etag) });
+      expect(again.statusCode).toBe(304);
+    }
+    // Without the version (or an old one) it is revalidated rather than kept.
+    const bare = await request('GET', '/portraits/witch.webp?v=0000');
+    expect(bare.statusCode).toBe(200);
+    expect(bare.headers['cache-control']).toBe('public, no-cache');
+  }, 180_000);
+
+  it('an unknown or escaping portrait name is 404 not_found', async () => {
+    for (const url of [
+      '/portraits/nobody.webp',
+      '/portraits/witch.png',
+      '/portraits/witch',
+      '/portraits/WITCH.webp',
+      '/portraits/..%2Fwitch.glb',
+      '/portraits/__proto__.webp',
+      '/portraits/constructor.webp',
+    ]) {
+      const res = await request('GET', url, { accept: 'application/json' });
+      expect(res.statusCode, url).toBe(404);
+      expect(ApiErrorSchema.parse(json(res)).error.code, url).toBe('not_found');
+    }
   });
 });
 

@@ -32,7 +32,7 @@ const ENTRIES: Record<SystemAvatarId, { name: string; description: string; categ
     robotina: { name: 'Robotina', description: 'Alegre, brillante y siempre dispuesta.', category: 'sci-fi' },
   };
 
-export const SYSTEM_AVATARS: readonly SystemAvatar[] = SYSTEM_AVATAR_IDS.map((id) => ({
+export const SYSTEM_AVATARS: readonly Omit<SystemAvatar, 'portrait'>[] = SYSTEM_AVATAR_IDS.map((id) => ({
   id,
   ...ENTRIES[id],
   model: systemModelUrl(id),
