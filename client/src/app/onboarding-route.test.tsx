@@ -17,6 +17,7 @@ const avatars = SYSTEM_AVATAR_IDS.map((id) => ({
   description: id,
   category: 'fantasy',
   model: `/models/${id}.glb`,
+  portrait: `/portraits/${id}.webp?v=1`,
 }));
 const voices = [
   {
@@ -51,7 +52,14 @@ afterEach(() => {
 describe('/onboarding with the embedded avatar selector', () => {
   it('picks a system avatar from GET /api/avatars and a voice, then saves and opens the chat', async () => {
     const calls = stubFetch(({ method, path, body }) => {
-      if (path === '/api/avatars') return { body: { success: true, avatars } };
+      if (path === '/api/avatars')
+        return {
+          body: {
+            success: true,
+            avatars,
+            defaultAvatar: { model: '/model.glb', portrait: '/portraits/default.webp?v=1' },
+          },
+        };
       if (path === '/api/voices') return { body: { success: true, voices, message: '' } };
       if (method === 'PUT' && path === '/api/users/preferences')
         return { body: { success: true, preferences: { ...testPreferences, ...(body as object) } } };

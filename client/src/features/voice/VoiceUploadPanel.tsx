@@ -5,6 +5,7 @@ import { Spinner } from '../../components/ui/Spinner.tsx';
 import './voice.css';
 import { uploadVoice, VoiceUploadError, type VoiceUploadResult } from './upload.ts';
 import { validateVoiceFile } from './upload-logic.ts';
+import { FileInput } from '../../components/ui/FileInput.tsx';
 
 interface Props {
   /** The caller's access token (the upload is not a JSON call). */
@@ -107,19 +108,17 @@ export function VoiceUploadPanel({ token, loadLimits, onUploaded, upload = uploa
             onChange={(e) => setName(e.target.value)}
           />
         </label>
-        <label className="voice-selector__field voice-upload__file" htmlFor={ids.file}>
-          <span>{t('voiceSelector.upload.file')}</span>
-          <input
-            ref={input}
+        <div className="voice-selector__field voice-upload__file">
+          <label htmlFor={ids.file}>{t('voiceSelector.upload.file')}</label>
+          <FileInput
+            inputRef={input}
             id={ids.file}
-            type="file"
-            className="input"
             accept={VOICE_UPLOAD_ACCEPT}
             disabled={!consent || busy}
             aria-describedby={`${ids.hint} ${ids.note}`}
             onChange={(e) => void onFile(e)}
           />
-        </label>
+        </div>
       </div>
       <p id={ids.hint} className="voice-upload__hint">
         {consent ? t('voiceSelector.upload.hint') : t('validation.voiceConsentRequired')}

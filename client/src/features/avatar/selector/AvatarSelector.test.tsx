@@ -17,7 +17,9 @@ const avatars = SYSTEM_AVATAR_IDS.map((id) => ({
   description: `About ${id}`,
   category: id.startsWith('robot') ? 'sci-fi' : 'fantasy',
   model: `/models/${id}.glb`,
+  portrait: `/portraits/${id}.webp?v=1`,
 }));
+const defaultAvatar = { model: '/model.glb', portrait: '/portraits/default.webp?v=1' };
 
 const customAvatar = (id: string, name: string, status: 'completed' | 'failed') => ({
   id,
@@ -35,6 +37,7 @@ const customAvatar = (id: string, name: string, status: 'completed' | 'failed') 
   hasError: status === 'failed',
   error: status === 'failed' ? { code: 'validation_failed', message: 'El modelo tiene errores' } : null,
   modelUrl: status === 'completed' ? `/api/upload/avatar/${id}/model` : null,
+  portraitUrl: status === 'completed' ? `/api/upload/avatar/${id}/portrait` : null,
   modelPath: status === 'completed' ? `/api/upload/avatar/${id}/model` : null,
   modelFilename: status === 'completed' ? `${id}.glb` : null,
   originalName: `${name}.glb`,
@@ -80,7 +83,7 @@ function serve(options: { failList?: boolean } = {}) {
     if (method === 'GET' && path === '/api/avatars')
       return options.failList
         ? { status: 500, body: { error: { code: 'server_error', message: 'x' } } }
-        : { body: { success: true, avatars } };
+        : { body: { success: true, avatars, defaultAvatar } };
     if (method === 'PUT' && path === '/api/users/preferences')
       return { body: { success: true, preferences: { ...testPreferences, ...(body as object) } } };
     return undefined;
@@ -128,7 +131,10 @@ describe('avatar selector modal (spec §2, §4)', () => {
     wrap(<AvatarSelectorModal onClose={onClose} />);
     const dialog = screen.getByRole('dialog', { name: 'Elige tu avatar' });
     const group = await within(dialog).findByRole('radiogroup', { name: 'Avatares del sistema' });
-    expect(within(group).getAllByRole('radio')).toHaveLength(8);
+    // The default avatar first, then the eight, each with the portrait the server drew (AV-7).
+    expect(within(group).getAllByRole('radio')).toHaveLength(9);
+    const portraits = [...group.querySelectorAll('img.avatar-portrait')].map((i) => i.getAttribute('src'));
+    expect(portraits).toEqual([defaultAvatar.portrait, ...avatars.map((a) => a.portrait)]);
     // Localised by id, not the server's text.
     expect(within(group).getByRole('radio', { name: /Bruja/ })).toBeTruthy();
     expect(within(group).queryByText('Server witch')).toBeNull();
@@ -177,16 +183,29 @@ describe('avatar selector modal (spec §2, §4)', () => {
     ).toBe(true);
   });
 
-  it('starts on the current avatar and keeps confirm disabled without a choice', async () => {
-    serve();
+  it('starts on the current avatar; the default avatar is chosen like any other, and is where it starts without one', async () => {
+    const calls = serve();
     usePreferences.getState().save('u1', { avatar: 'golem' });
-    wrap(<AvatarSelectorModal onClose={() => undefined} />);
+    const onClose = vi.fn();
+    wrap(<AvatarSelectorModal onClose={onClose} />);
     expect(await screen.findByRole('radio', { name: /Golem/ })).toHaveProperty('checked', true);
+    const alma = screen.getByRole('radio', { name: /^Alma Predeterminado/ });
+    expect(alma).toHaveProperty('checked', false);
+    fireEvent.click(alma);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmar' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls).toContainEqual({
+      method: 'PUT',
+      path: '/api/users/preferences',
+      body: { avatar: null, selectedAvatarId: null },
+    });
     cleanup();
-    usePreferences.getState().save('u1', { avatar: null });
     wrap(<AvatarSelectorModal onClose={() => undefined} />);
-    await screen.findByRole('radio', { name: /Golem/ });
-    expect(screen.getByRole('button', { name: 'Confirmar' })).toHaveProperty('disabled', true);
+    expect(await screen.findByRole('radio', { name: /^Alma Predeterminado · Actual/ })).toHaveProperty(
+      'checked',
+      true,
+    );
+    expect(screen.getByRole('button', { name: 'Confirmar' })).toHaveProperty('disabled', false);
   });
 });
 

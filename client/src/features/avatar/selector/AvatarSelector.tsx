@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SystemAvatar } from '@alma/protocol';
-import { AvatarBadge } from '../../../components/ui/AvatarBadge.tsx';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
@@ -10,9 +9,10 @@ import { useSession } from '../../../lib/session.ts';
 import { modelUrlFor } from '../model.ts';
 import { selectAvatar } from '../selection.ts';
 import { AvatarViewer, type AvatarViewerHandle } from '../viewer/AvatarViewer.tsx';
-import { avatarCategory, avatarText, confirmedChoice, initialChoice } from './logic.ts';
+import { AvatarPortrait } from './AvatarPortrait.tsx';
+import { DEFAULT_CHOICE, avatarCategory, avatarText, confirmedChoice, initialChoice } from './logic.ts';
 import { CustomAvatars } from './CustomAvatars.tsx';
-import { useAvatarCatalog, type CatalogState } from './use-avatar-catalog.ts';
+import { useAvatarCatalog, type CatalogState, type DefaultAvatarEntry } from './use-avatar-catalog.ts';
 import { useCustomAvatars } from './use-custom-avatars.ts';
 
 /** What the 3D preview needs of a system or custom avatar. */
@@ -37,7 +37,8 @@ export function AvatarSelectorModal({ onClose }: { onClose: () => void }) {
   const avatars = catalog.status === 'ready' ? catalog.avatars : [];
   const choosable = [...avatars, ...custom.avatars.filter((a) => a.status === 'completed')];
   const [picked, setPicked] = useState<string | null | undefined>(undefined);
-  const value = picked === undefined ? initialChoice(stored, choosable) : picked;
+  // Nothing stored (or a choice that is gone) is the default avatar, checked like any other.
+  const value = picked === undefined ? (initialChoice(stored, choosable) ?? DEFAULT_CHOICE) : picked;
   const [previewing, setPreviewing] = useState<PreviewAvatar | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -73,6 +74,7 @@ export function AvatarSelectorModal({ onClose }: { onClose: () => void }) {
             <AvatarGrid
               name="avatar-modal"
               avatars={avatars}
+              defaultAvatar={catalog.defaultAvatar}
               value={value}
               current={stored}
               onChange={setPicked}
@@ -203,6 +205,7 @@ function CatalogStatus({
 function AvatarGrid({
   name,
   avatars,
+  defaultAvatar,
   value,
   current,
   onChange,
@@ -210,47 +213,70 @@ function AvatarGrid({
 }: {
   name: string;
   avatars: readonly SystemAvatar[];
+  /** The default avatar's entry, offered first (the chat's picker). */
+  defaultAvatar?: DefaultAvatarEntry;
   value: string | null;
   current?: string | null;
   onChange: (id: string) => void;
-  onPreview: (avatar: SystemAvatar) => void;
+  onPreview: (avatar: PreviewAvatar) => void;
 }) {
   const { t } = useTranslation();
+  const card = (avatar: PreviewAvatar, portrait: string, meta: string, isCurrent: boolean) => (
+    <div key={avatar.id} className="avatar-card" data-avatar={avatar.id}>
+      <label className="avatar-card__choice">
+        <input
+          type="radio"
+          name={name}
+          value={avatar.id}
+          checked={value === avatar.id}
+          onChange={() => onChange(avatar.id)}
+          className="choice-card__input"
+        />
+        <AvatarPortrait
+          src={portrait}
+          id={avatar.id === DEFAULT_CHOICE ? null : avatar.id}
+          name={avatar.name}
+        />
+        <span className="avatar-card__name">{avatar.name}</span>
+        <span className="avatar-card__meta">
+          {meta}
+          {isCurrent ? ` · ${t('avatar.selector.current')}` : ''}
+        </span>
+        <span className="avatar-card__text">{avatar.description}</span>
+      </label>
+      <button
+        type="button"
+        className="button button--ghost avatar-card__preview"
+        aria-label={t('avatar.selector.previewOf', { name: avatar.name })}
+        onClick={() => onPreview(avatar)}
+      >
+        <Icon name="eye" size={14} />
+        {t('avatar.selector.preview')}
+      </button>
+    </div>
+  );
   return (
     <div className="avatar-selector__grid" role="radiogroup" aria-label={t('avatar.selector.system')}>
-      {avatars.map((avatar) => {
-        const text = avatarText(avatar, t);
-        return (
-          <div key={avatar.id} className="avatar-card" data-avatar={avatar.id}>
-            <label className="avatar-card__choice">
-              <input
-                type="radio"
-                name={name}
-                value={avatar.id}
-                checked={value === avatar.id}
-                onChange={() => onChange(avatar.id)}
-                className="choice-card__input"
-              />
-              <AvatarBadge id={avatar.id} size={56} />
-              <span className="avatar-card__name">{text.name}</span>
-              <span className="avatar-card__meta">
-                {t(`avatar.selector.categories.${avatarCategory(avatar)}`)}
-                {current === avatar.id ? ` · ${t('avatar.selector.current')}` : ''}
-              </span>
-              <span className="avatar-card__text">{text.description}</span>
-            </label>
-            <button
-              type="button"
-              className="button button--ghost avatar-card__preview"
-              aria-label={t('avatar.selector.previewOf', { name: text.name })}
-              onClick={() => onPreview(avatar)}
-            >
-              <Icon name="eye" size={14} />
-              {t('avatar.selector.preview')}
-            </button>
-          </div>
-        );
-      })}
+      {defaultAvatar
+        ? card(
+            {
+              id: DEFAULT_CHOICE,
+              name: t('avatar.defaultName'),
+              description: t('avatar.selector.defaultDescription'),
+            },
+            defaultAvatar.portrait,
+            t('avatar.selector.defaultMeta'),
+            current === null || current === undefined,
+          )
+        : null}
+      {avatars.map((avatar) =>
+        card(
+          { id: avatar.id, ...avatarText(avatar, t) },
+          avatar.portrait,
+          t(`avatar.selector.categories.${avatarCategory(avatar)}`),
+          current === avatar.id,
+        ),
+      )}
     </div>
   );
 }
@@ -287,7 +313,7 @@ export function AvatarPreviewDialog({
       <div className="avatar-selector__preview" data-testid="avatar-preview">
         <AvatarViewer
           modelUrl={modelUrlFor(avatar.id)}
-          avatar={avatar.id}
+          avatar={avatar.id === DEFAULT_CHOICE ? null : avatar.id}
           label={t('avatar.viewer.label', { name })}
           handleRef={viewer}
         />

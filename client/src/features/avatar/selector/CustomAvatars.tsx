@@ -4,6 +4,7 @@ import type { CustomAvatar } from '@alma/protocol';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { AvatarUploadPanel } from '../upload/AvatarUploadPanel.tsx';
+import { AvatarPortrait } from './AvatarPortrait.tsx';
 import { CompatibilityReport } from '../upload/CompatibilityReport.tsx';
 import type { CustomAvatarsState } from './use-custom-avatars.ts';
 
@@ -63,6 +64,7 @@ export function CustomAvatars({ name, custom, value, onChange, onPreview, onUplo
                     onChange={() => onChange(avatar.id)}
                     className="choice-card__input"
                   />
+                  <AvatarPortrait src={ready ? avatar.portraitUrl : null} id={avatar.id} name={avatar.name} />
                   <span className="avatar-card__name">{avatar.name}</span>
                   <span className="avatar-card__meta">
                     {t(`avatar.selector.status.${avatar.status}`)}

@@ -23,6 +23,12 @@ export function avatarCategory(avatar: { category?: string | null }): AvatarCate
     : 'general';
 }
 
+/**
+ * The picker's radio value for the default avatar (SPEC.md AV-7): no catalogue or upload id is
+ * `default`, and a confirm stores it as null.
+ */
+export const DEFAULT_CHOICE = 'default';
+
 /** The selector starts on the stored choice when the catalogue still has it; otherwise nothing. */
 export function initialChoice(
   stored: string | null | undefined,

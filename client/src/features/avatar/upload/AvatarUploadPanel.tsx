@@ -9,6 +9,7 @@ import { CompatibilityReport } from './CompatibilityReport.tsx';
 import { PROGRESS_MARKS, marksPassed, slotsNearlyFull, storageNearlyFull } from './upload-logic.ts';
 import { useAvatarUpload } from './use-avatar-upload.ts';
 import './avatar-upload.css';
+import { FileInput } from '../../../components/ui/FileInput.tsx';
 
 interface Props {
   /** Called 2 s after processing completed, with the ready avatar (spec §4). */
@@ -108,19 +109,17 @@ export function AvatarUploadPanel({ onCompleted, onSettled }: Props) {
               onChange={(e) => setName(e.target.value)}
             />
           </label>
-          <label className="avatar-upload__field" htmlFor={ids.file}>
-            <span>{t('avatarUpload.file')}</span>
-            <input
+          <div className="avatar-upload__field">
+            <label htmlFor={ids.file}>{t('avatarUpload.file')}</label>
+            <FileInput
               id={ids.file}
-              type="file"
-              className="input"
               accept={AVATAR_UPLOAD_ACCEPT}
               disabled={busy}
               aria-describedby={ids.hint}
               data-testid="avatar-upload-input"
               onChange={onFile}
             />
-          </label>
+          </div>
           <p id={ids.hint} className="avatar-upload__hint">
             {t('avatarUpload.hint')}
           </p>
