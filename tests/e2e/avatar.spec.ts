@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readCanvas } from './pixels.ts';
-import { openChat, readyViewer, setOverrides, type AvatarOverrides } from './stage-steps.ts';
+import { buildFigure } from './fixtures/stage-models.ts';
+import { openChat, readyViewer, setOverrides, uploadModel, type AvatarOverrides } from './stage-steps.ts';
 import { registerViaApi, shot, signInBrowser } from './support.ts';
 
 /**
@@ -129,7 +130,8 @@ test('selector: preview modal, rotate, confirm; the stage shows the new avatar a
   const dialog = page.getByRole('dialog', { name: 'Choose your avatar' });
   await expect(dialog).toBeVisible();
   const group = dialog.getByRole('radiogroup', { name: 'System avatars' });
-  await expect(group.getByRole('radio')).toHaveCount(8);
+  // The default avatar, then the eight characters.
+  await expect(group.getByRole('radio')).toHaveCount(9);
   await expect(group.getByRole('radio', { name: /Witch/ })).toBeChecked();
   await shot(page, 'avatar-selector');
 
@@ -183,6 +185,71 @@ test('selector: preview modal, rotate, confirm; the stage shows the new avatar a
   await page.reload();
   await expect(await readyViewer(page)).toHaveAttribute('data-avatar', 'elf');
   await expect(page.locator('.stage__name')).toHaveText('Elf');
+});
+
+test("picker: every character's portrait drawn by the server, an upload's too; the default avatar chosen by keyboard; Confirm always in reach; themed file input", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const session = await registerViaApi(request);
+  const upload = await uploadModel(request, session, await buildFigure({ texture: 'png' }), 'Tess');
+  await openChat(page, request, session, 'witch');
+  await page
+    .getByRole('toolbar', { name: 'Avatar controls' })
+    .getByRole('button', { name: 'Change avatar' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Choose your avatar' });
+  const group = dialog.getByRole('radiogroup', { name: 'System avatars' });
+  const mine = dialog.getByRole('radiogroup', { name: 'Your avatars' });
+  await expect(mine.getByRole('radio', { name: /Tess/ })).toBeVisible();
+
+  // Nine pictures (the default avatar first) and the upload's, each a 192 px portrait, loaded:
+  // no letters, nothing drawn by the browser.
+  const portraits = dialog.locator('img.avatar-portrait');
+  await expect(portraits).toHaveCount(10);
+  // (A fresh server forges each model, then draws it, on first request: minutes on a busy machine.)
+  await expect
+    .poll(
+      () =>
+        portraits.evaluateAll((imgs) =>
+          imgs.map((i) => `${i.getAttribute('data-portrait')}:${(i as HTMLImageElement).naturalWidth}`),
+        ),
+      { timeout: 170_000 },
+    )
+    .toEqual([
+      'default:192',
+      ...['golem', 'witch', 'elf', 'robot', 'samuraiF', 'deerWoman', 'vampireF', 'robotina'].map(
+        (id) => `${id}:192`,
+      ),
+      `${upload}:192`,
+    ]);
+  await expect(dialog.locator('.avatar-badge')).toHaveCount(0);
+  await shot(page, 'avatar-picker-portraits');
+
+  // Confirm in reach at the top of the list and at its end, at 800 px and on the phone.
+  if (test.info().project.name === 'desktop') await page.setViewportSize({ width: 800, height: 600 });
+  const confirm = dialog.getByRole('button', { name: 'Confirm' });
+  await expect(confirm).toBeInViewport({ ratio: 1 });
+  await dialog.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await expect(confirm).toBeInViewport({ ratio: 1 });
+  await shot(page, 'avatar-picker-scrolled');
+
+  // The upload's file input: a themed button in the app's language, the browser's own hidden.
+  const file = dialog.getByLabel('.glb file');
+  await expect(file).toHaveCSS('opacity', '0');
+  await expect(dialog.locator('.file-input__button')).toHaveText('Choose file');
+  await expect(dialog.locator('.file-input__name')).toHaveText('No file chosen');
+
+  // The default avatar, by keyboard: focus its radio, Space picks it, Enter confirms.
+  const alma = group.getByRole('radio', { name: /^Alma Default/ });
+  await alma.focus();
+  await page.keyboard.press('Space');
+  await expect(alma).toBeChecked();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(await readyViewer(page)).toHaveAttribute('data-avatar', 'default');
+  expect(await page.evaluate(() => localStorage.getItem('selectedAvatar'))).toBeNull();
 });
 
 test('a chosen model that is gone falls back to the default avatar', async ({ page, request }) => {
