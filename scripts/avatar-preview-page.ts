@@ -1,10 +1,12 @@
 /**
  * The page scripts/avatar-preview.ts serves: loads a model like the viewer (GLTFLoader + meshopt),
- * lights it like the viewer (client/src/features/avatar/viewer/AvatarViewer.tsx `Lights`, ACES
+ * lights it like the viewer (the same STAGE_LIGHTS, client/src/features/avatar/viewer/lights.ts; ACES
  * tone mapping as react-three-fiber sets it) and poses it with the client's animation engine
  * (`/engine.js`), one still frame per view. `renderCharacter(url, id, only)` renders only the views
  * whose labels start with one of `only`, at twice the size.
  */
+import { STAGE_LIGHTS } from '../client/src/features/avatar/viewer/lights.ts';
+
 export const PREVIEW_PAGE = `<!doctype html><html><body style="margin:0;background:#1f2130">
 <script type="importmap">{"imports":{"three":"/three/build/three.module.js","three/addons/":"/three/examples/jsm/","three/examples/jsm/":"/three/examples/jsm/"}}</script>
 <script type="module">
@@ -18,9 +20,11 @@ renderer.toneMapping = THREE.ACESFilmicToneMapping;
 renderer.shadowMap.enabled = true;
 const scene = new THREE.Scene();
 scene.background = new THREE.Color('#1f2130');
-scene.add(new THREE.HemisphereLight('#f4efff', '#2a2440', 1.4));
-const key = new THREE.DirectionalLight('#ffffff', 2.2); key.position.set(1.8, 3, 2.5); scene.add(key);
-const rim = new THREE.DirectionalLight('#9fb8ff', 1.1); rim.position.set(-2.5, 1.5, -2); scene.add(rim);
+const LIGHTS = ${JSON.stringify(STAGE_LIGHTS)};
+scene.add(new THREE.HemisphereLight(LIGHTS.hemisphere.sky, LIGHTS.hemisphere.ground, LIGHTS.hemisphere.intensity));
+for (const l of [LIGHTS.key, ...LIGHTS.rims]) {
+  const light = new THREE.DirectionalLight(l.color, l.intensity); light.position.set(...l.position); scene.add(light);
+}
 const camera = new THREE.PerspectiveCamera(35, W / H, 0.05, 50);
 const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
 

@@ -22,6 +22,7 @@ import {
 import { dispatchModelError } from '../model.ts';
 import { registerDebugAvatar } from './debug.ts';
 import { placeModel, type FramingMode, type Placement } from './framing.ts';
+import { STAGE_LIGHTS } from './lights.ts';
 import { loadModel } from './load-model.ts';
 import { FrameRateCap } from './FrameRateCap.tsx';
 import { ModelStage } from './ModelStage.tsx';
@@ -325,17 +326,26 @@ function LiveViewer({
 }
 
 function Lights({ shadows }: { shadows: boolean }) {
+  const { hemisphere, key, rims } = STAGE_LIGHTS;
   return (
     <>
-      <hemisphereLight args={['#f4efff', '#2a2440', 1.4]} />
+      <hemisphereLight args={[hemisphere.sky, hemisphere.ground, hemisphere.intensity]} />
       <directionalLight
-        position={[1.8, 3, 2.5]}
-        intensity={2.2}
+        position={key.position}
+        intensity={key.intensity}
+        color={key.color}
         castShadow={shadows}
         shadow-mapSize-width={1024}
         shadow-mapSize-height={1024}
       />
-      <directionalLight position={[-2.5, 1.5, -2]} intensity={1.1} color="#9fb8ff" />
+      {rims.map((rim) => (
+        <directionalLight
+          key={rim.color}
+          position={rim.position}
+          intensity={rim.intensity}
+          color={rim.color}
+        />
+      ))}
     </>
   );
 }
