@@ -48,17 +48,18 @@ export function addHands(ctx: Ctx, h: HandParams): void {
   // with the thumb's mound swelling its thumb side (+Z) and underside near the heel.
   const palm = tube(
     [
-      wrist.clone().add(new Vector3(-0.012 * hs, -0.002 * hs, 0)),
+      wrist.clone().add(new Vector3(-0.016 * hs, -0.002 * hs, 0)),
       wrist.clone().add(new Vector3(palmLen * 0.93, 0, 0)),
     ],
     (t) => {
       const s = t * t * (3 - 2 * t);
-      // The heel starts inside the wrist at its size and swells into the palm.
-      const h = Math.min(1, t / 0.3);
-      const heel = 0.8 + 0.2 * h * h * (3 - 2 * h);
+      // The heel starts inside the wrist, smaller than it, and swells slowly into the palm, so
+      // the two meet at a shallow angle rather than in a ridge.
+      const h = Math.min(1, t / 0.45);
+      const heel = 0.66 + 0.34 * h * h * (3 - 2 * h);
       return [(0.0235 + 0.0055 * s) * hs * Math.sqrt(k) * heel, (0.0145 - 0.0047 * s) * hs * k * heel];
     },
-    { radial: 24, perSegment: 6, up, exponent: 2.6, capReach: 0.6 },
+    { radial: 24, perSegment: 6, up, exponent: 2.6, capReach: 0.6, caps: [false, true] },
   );
   const pos = palm.getAttribute('position');
   for (let i = 0; i < pos.count; i++) {
