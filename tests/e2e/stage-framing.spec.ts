@@ -8,7 +8,8 @@ import { registerViaApi, shot } from './support.ts';
  * How the stage's camera frames a face (issue 12, SPEC.md ST-2, ST-3), read from the pixels on
  * screen: on a phone's small canvas the portrait comes close enough to watch a face talk; the top of
  * the head with what it wears (the witch's hat) stays in frame with room above it; a static mesh
- * that keeps its T-pose shows its whole arm span. Authored models reach the viewer as a system model's file
+ * that keeps its T-pose shows its whole arm span; the camera pushes in while the avatar speaks
+ * (the speech held by suspending the page's AudioContext, so the reading never races its end). Authored models reach the viewer as a system model's file
  * (page.route), so no upload is spent on them.
  */
 
@@ -75,4 +76,70 @@ test('the witch’s hat is in the portrait with room above it, at any width (SPE
   // …and still a portrait: the figure runs off the bottom of the frame.
   expect(pixels.box!.y + pixels.box!.height, where).toBeGreaterThanOrEqual(pixels.height - 2);
   await shot(page, 'stage-witch-hat');
+});
+
+test('the camera pushes in while the avatar speaks and backs out after: the figure grows on screen, held there while the audio is paused (SPEC.md ST-3) @any-width', async ({
+  page,
+}) => {
+  // Every AudioContext the page makes, so the test can hold the speech where it is: a suspended
+  // context plays nothing more, and the reply stays the one speaking until it is resumed.
+  await page.addInitScript(() => {
+    const Native = window.AudioContext;
+    const made: AudioContext[] = [];
+    (window as unknown as { __contexts: AudioContext[] }).__contexts = made;
+    window.AudioContext = class extends Native {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        made.push(this);
+      }
+    };
+  });
+  const session = await registerViaApi(page.request);
+  await openChat(page, page.request, session, 'elf', { keepChat: true });
+  const viewer = await readyViewer(page);
+  await setOverrides(page, { still: true });
+  await page.waitForTimeout(1500);
+  const canvas = viewer.locator('canvas');
+  const stage = page.getByRole('region', { name: 'Avatar', exact: true });
+  const before = await readCanvas(page, canvas);
+
+  const input = page.getByLabel('Write your message');
+  await input.fill('Tell me a long story about a lighthouse keeper and his cat, please.');
+  await input.press('Enter');
+  await expect(stage).toHaveClass(/stage--speaking/, { timeout: 90_000 });
+  // Its first words sound: the context is running. Held there, it speaks for as long as it takes.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as { __contexts: AudioContext[] }).__contexts.some((c) => c.state === 'running'),
+      ),
+    )
+    .toBe(true);
+  await page.evaluate(() =>
+    Promise.all((window as unknown as { __contexts: AudioContext[] }).__contexts.map((c) => c.suspend())),
+  );
+  // Two time constants of the push-in (2.2 s each) and the reply's text written out.
+  await expect(page.getByRole('log').locator('article.bubble--bot')).toHaveCount(1, { timeout: 90_000 });
+  await page.waitForTimeout(5000);
+  await expect(stage).toHaveClass(/stage--speaking/);
+  const during = await readCanvas(page, canvas);
+  await expect(stage).toHaveClass(/stage--speaking/);
+  await shot(page, 'stage-pushed-in');
+  const seen = JSON.stringify({ before: [before.painted, before.box], during: [during.painted, during.box] });
+  // Closer: the figure is wider on screen and covers more of the canvas (the view's height × 0.82
+  // at the end of the push-in, ≈ ×0.86 two time constants in: measured +21 % wide, +14 % area);
+  // the top of the head stays where it was (the shot hangs from it).
+  expect(during.box!.width / before.box!.width, seen).toBeGreaterThan(1.1);
+  expect(during.painted / before.painted, seen).toBeGreaterThan(1.07);
+  expect(Math.abs(during.box!.y - before.box!.y), seen).toBeLessThan(before.height * 0.06);
+
+  // Stopped: the stage falls quiet and the camera backs out to where it was.
+  await page.evaluate(() =>
+    Promise.all((window as unknown as { __contexts: AudioContext[] }).__contexts.map((c) => c.resume())),
+  );
+  await page.getByRole('button', { name: 'Mute spoken replies' }).click();
+  await expect(stage).not.toHaveClass(/stage--speaking/, { timeout: 60_000 });
+  await expect
+    .poll(async () => (await readCanvas(page, canvas)).box!.width / before.box!.width, { timeout: 20_000 })
+    .toBeLessThan(1.04);
 });
