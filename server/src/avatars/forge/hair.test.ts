@@ -45,6 +45,19 @@ describe('AV-6 hair', () => {
     }
   });
 
+  it('locks gather into clumps: grooves of different depths, the surface continuous across them', () => {
+    const grooves: number[] = [];
+    for (let k = 1; k < 24; k++) {
+      // Either side of the edge between lock k−1 and lock k.
+      const before = locks(k - 1e-6, 11).swell;
+      const after = locks(k + 1e-6, 11).swell;
+      expect(Math.abs(before - after)).toBeLessThan(1e-4);
+      grooves.push(-after);
+    }
+    // Even stripes have one depth everywhere; clumps have deep partings and faint ones.
+    expect(Math.max(...grooves)).toBeGreaterThan(2 * Math.min(...grooves));
+  });
+
   it('a long curtain has a thickness: each row of it is a loop round an area, not a sheet', () => {
     const head = createHeadShape({ center: [0, 1.55, 0.01], radii: [0.15, 0.155, 0.145], chinTaper: 0.3 });
     const list = new PartList();

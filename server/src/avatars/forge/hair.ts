@@ -41,7 +41,7 @@ const smooth = (a: number, b: number, x: number) => {
 /**
  * Locks along a circle: at angle-like coordinate `x` (one unit per lock), the lock's reach
  * 0–1 — a rounded, tapering tip in the middle of each lock, smooth valleys between them, no
- * corners — and the swell across it (1 at its centre, −1 in the groove).
+ * corners — and the swell across it (1 at its centre, down to −1 in the deepest grooves).
  */
 export function locks(x: number, seed: number): { reach: number; swell: number } {
   const k = Math.floor(x);
@@ -51,7 +51,12 @@ export function locks(x: number, seed: number): { reach: number; swell: number }
   // point), and a narrow valley that still meets the next lock without a corner.
   const s = Math.sin(Math.PI * f);
   const reach = length * s * s * (3 - 2 * s);
-  return { reach, swell: -Math.cos(2 * Math.PI * f) };
+  // The groove at each lock's edge has its own depth, so the locks gather into a few clumps
+  // with deep partings between them and faint ones inside, not a row of even stripes.
+  const depth = (edge: number) => 0.2 + 0.8 * hash3(edge, seed, 5) ** 2;
+  const d = depth(f < 0.5 ? k : k + 1);
+  const swell = ((1 - Math.cos(2 * Math.PI * f)) / 2) * (1 + d) - d;
+  return { reach, swell };
 }
 
 /**
