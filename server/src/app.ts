@@ -62,6 +62,7 @@ import { registerProtocolVersionCheck } from './plugins/protocol-version.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { handshakeHostCheck, securityHeaders } from './plugins/security-headers.ts';
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
+import { withReplyResend } from './scale/reply-resend.ts';
 import { openScaleOut } from './scale/index.ts';
 import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { registerVoicesRoutes } from './modules/voices/voices.routes.ts';
@@ -186,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     protocolVersion: PROTOCOL_VERSION,
     engines,
   });
-  const { io, publisher, addHandlers, endSessions } = createSocketServer(app.server, {
+  const sockets = createSocketServer(app.server, {
     corsOrigins: config.corsOrigins,
     eventRateLimit: config.socketEventRateLimit,
     recordDir: config.socketRecordDir,
@@ -197,6 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     adapter: scale.socketAdapter,
     hostAllowed: handshakeHostCheck(config),
   });
+  const { io, addHandlers, endSessions } = sockets;
+  // With REDIS_URL, reply events Redis lost in a restart go out again once it is back (M-1).
+  const resend = scale.redis ? withReplyResend(sockets.publisher, scale.redis) : null;
+  const publisher = resend?.publisher ?? sockets.publisher;
 
   const loginGuard = createLoginGuard({
     maxFailuresPerAccount: config.loginMaxFailuresPerAccount,
@@ -329,6 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
           sessions: storage.sessions,
           publisher,
         }),
+        leases: storage.messages,
         log: app.log,
       })
     : createMemoryReplyRegistry();
@@ -449,6 +455,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   app.addHook('onClose', async () => {
     await transcriber?.close?.();
     voiceSlots.close();
+    resend?.close();
   });
 
   const startEngines = async () => {

@@ -11,6 +11,7 @@ import { socketClients, type RecordedEvent, type TestClient } from '../fixtures/
  * instance that does not run the reply, and that instance killed mid-reply. Replies are slowed
  * (REPLY_TOKEN_DELAY_MS) so there is time to act while one streams; the last case kills A.
  */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LEASE_MS = 3000; // short for the test; a loaded machine never starves a heartbeat past it
 
 let cluster: TestCluster;
@@ -34,11 +35,18 @@ afterAll(async () => {
 
 const deltas = (events: RecordedEvent[], replyId: string) =>
   events.filter((e) => e.event === ServerEvent.chatDelta && e.payload.replyId === replyId);
+/** The deltas' text in seq order, each seq once (a client drops repeats: C-4). */
 const textOf = (events: RecordedEvent[], replyId: string) =>
-  deltas(events, replyId)
-    .sort((x, y) => Number(x.payload.seq) - Number(y.payload.seq))
-    .map((e) => String(e.payload.text))
+  [...new Map(deltas(events, replyId).map((e) => [Number(e.payload.seq), String(e.payload.text)]))]
+    .sort(([x], [y]) => x - y)
+    .map(([, text]) => text)
     .join('');
+/** The seqs below the reply's last one that this client never received. */
+const missingSeqs = (c: TestClient, replyId: string) => {
+  const seen = new Set(c.replyEvents(replyId).map((e) => Number(e.payload.seq)));
+  const last = Math.max(-1, ...seen);
+  return Array.from({ length: last + 1 }, (_, seq) => seq).filter((seq) => !seen.has(seq));
+};
 const endOf = (c: TestClient, replyId: string) =>
   c.replyEvents(replyId).find((e) => e.event === ServerEvent.chatReply || e.event === ServerEvent.chatError);
 
@@ -104,6 +112,36 @@ describe('M-5 replies in flight across instances', () => {
     expect(replies).toMatchObject([
       { _id: first.replyId, isComplete: true, content: textOf(onB.events, first.replyId) },
     ]);
+  });
+
+  it('M-1 M-5 Redis restarted mid-stream, empty: a resend meanwhile gets the reply in flight, not a second one, and both tabs receive every event of it (C-4)', async () => {
+    const { user, sessionId, onA, onB } = await twoTabs('Reiniciar Redis');
+    const first = await send(onA, sessionId, 'restart-1');
+    await onB.waitFor((e) => deltas(e, first.replyId).length >= 3);
+    // The test's Redis keeps nothing (--save '' --appendonly no): the registry's keys and the
+    // stream's recent entries go with it. The message is sent again through B while Redis is
+    // down, and once more as soon as it is back, empty.
+    await cluster.redis.down();
+    const whileDown = await send(onB, sessionId, 'restart-1');
+    await sleep(300); // A streams on meanwhile
+    await cluster.redis.up();
+    const onceBack = await send(onB, sessionId, 'restart-1');
+    expect(whileDown).toMatchObject({ duplicate: true, replyId: first.replyId });
+    expect(onceBack).toMatchObject({ duplicate: true, replyId: first.replyId });
+    for (const tab of [onA, onB]) {
+      await tab.waitForReplyEnd(first.replyId, 60_000);
+      // Every seq from chat:typing (0) to chat:reply, none missing (repeats are the client's to drop).
+      await tab.waitFor(() => missingSeqs(tab, first.replyId).length === 0, 10_000).catch(() => undefined);
+      expect(missingSeqs(tab, first.replyId)).toEqual([]);
+    }
+    const end = endOf(onB, first.replyId)?.payload.message as { content: string; isComplete: boolean };
+    expect(end.isComplete).toBe(true);
+    expect(textOf(onA.events, first.replyId)).toBe(end.content);
+    expect(textOf(onB.events, first.replyId)).toBe(end.content);
+    expect(await storedReplies(b, user.token, sessionId)).toMatchObject([
+      { _id: first.replyId, isComplete: true, content: end.content },
+    ]);
+    expect([...onA.problems, ...onB.problems]).toEqual([]);
   });
 
   it('M-5 kill -9 of the instance streaming a reply: within the lease it is stored and announced as incomplete, and a resend on B is answered anew', async () => {

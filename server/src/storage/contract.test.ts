@@ -1042,6 +1042,31 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.messages.findReplyTo(userId, question.message._id)).toBeNull();
       });
 
+      it('M-5 leases replies in flight, renews and ends the lease; rows that are gone are skipped', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const question = await storage.messages.insert(newMessage(userId, sessionId, 1));
+        const reply = await storage.messages.insert(
+          newMessage(userId, sessionId, 2, {
+            role: 'assistant',
+            replyTo: question.message._id,
+            isComplete: false,
+          }),
+        );
+        const replyId = reply.message._id;
+        expect(await storage.messages.replyLease(replyId)).toBeNull();
+        await storage.messages.leaseReplies([replyId, 'gone-0001'], 1_700_000_000_000);
+        expect(await storage.messages.replyLease(replyId)).toBe(1_700_000_000_000);
+        await storage.messages.leaseReplies([replyId], 1_700_000_010_000);
+        expect(await storage.messages.replyLease(replyId)).toBe(1_700_000_010_000);
+        await storage.messages.leaseReplies([], 1);
+        expect(await storage.messages.replyLease(question.message._id)).toBeNull();
+        await storage.messages.leaseReplies([replyId], null);
+        expect(await storage.messages.replyLease(replyId)).toBeNull();
+        expect(await storage.messages.replyLease('gone-0001')).toBeNull();
+        // The lease is the instances' business: the message reads as before.
+        expect(await storage.messages.findReplyTo(userId, question.message._id)).toStrictEqual(reply.message);
+      });
+
       it('S-4/S-5/S-6 stores a reply audioUrl, finds it owner-scoped, lists and clears them', async () => {
         const { userId, sessionId } = await givenUserWithSession(1);
         await storage.users.create(newUser(2));

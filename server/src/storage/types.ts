@@ -182,6 +182,13 @@ export interface MessageRepository {
   audioUrls(userId: string): Promise<string[]>;
   /** Sets `audioUrl` to null on every message of the user's that has one; returns how many. */
   clearAudioUrls(userId: string): Promise<number>;
+  /**
+   * Leases replies in flight (SPEC.md M-5): `until` (epoch ms) while the instance running them
+   * is alive; null ends the lease. Rows that are gone are skipped.
+   */
+  leaseReplies(replyIds: readonly string[], until: number | null): Promise<void>;
+  /** A reply row's lease (epoch ms); null when it has none or there is no such row. */
+  replyLease(replyId: string): Promise<number | null>;
 }
 
 export interface CustomVoiceRepository {

@@ -45,6 +45,23 @@ export const flight = (n: number, over: Partial<ReplyFlight> = {}): ReplyFlight 
  * `beforeAll`, each registry on its own connection; every one drained and disconnected after
  * each test, the server stopped after the file.
  */
+/**
+ * The reply rows' leases (MessageRepository.leaseReplies/replyLease) for registries without rows:
+ * one map, shared like the database the instances share.
+ */
+export function rowLeases(): RedisReplyRegistryOptions['leases'] {
+  const leases = new Map<string, number>();
+  return {
+    leaseReplies: async (replyIds, until) => {
+      for (const id of replyIds) {
+        if (until === null) leases.delete(id);
+        else leases.set(id, until);
+      }
+    },
+    replyLease: async (replyId) => leases.get(replyId) ?? null,
+  };
+}
+
 export function redisRegistries() {
   let redis: TestRedis | undefined;
   const opened: { registry: ReplyRegistry; connection: Redis }[] = [];
@@ -60,10 +77,16 @@ export function redisRegistries() {
   afterAll(async () => {
     await redis?.stop();
   });
-  return async (options: Omit<RedisReplyRegistryOptions, 'redis' | 'log'>) => {
+  const leases = rowLeases();
+  return async (options: Omit<RedisReplyRegistryOptions, 'redis' | 'log' | 'leases'>) => {
     if (!redis) throw new Error('redisRegistries: open registries inside tests');
     const connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    const registry = await createRedisReplyRegistry({ ...options, redis: connection, log: silentLog });
+    const registry = await createRedisReplyRegistry({
+      ...options,
+      leases,
+      redis: connection,
+      log: silentLog,
+    });
     opened.push({ registry, connection });
     return { registry, connection };
   };

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../test-support/chat-harness.ts';
-import { fakeReply, flight, redisRegistries } from '../../test-support/fake-reply.ts';
+import { fakeReply, flight, redisRegistries, rowLeases } from '../../test-support/fake-reply.ts';
 import { startTestRedis } from '../../test-support/redis-server.ts';
 import type { ReplyFlight } from './reply-registry.ts';
 import { createRedisReplyRegistry } from './reply-registry.redis.ts';
@@ -140,6 +140,7 @@ describe('ReplyRegistry in Redis, across instances (M-5)', () => {
       instanceId: 'alone',
       leaseMs: LEASE_MS,
       finishOrphan: () => Promise.reject(new Error('no reply is orphaned here')),
+      leases: rowLeases(),
       log: silentLog,
     });
     try {

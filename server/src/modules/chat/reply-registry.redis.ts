@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/app-error.ts';
 import type { Log } from '../../lib/logger.ts';
+import type { MessageRepository } from '../../storage/types.ts';
 import {
   createMemoryReplyRegistry,
   type InFlightReply,
@@ -31,6 +32,11 @@ export interface RedisReplyRegistryOptions {
    * live instance only, once per such reply; its outcome reaches every waiter.
    */
   finishOrphan: (flight: ReplyFlight) => Promise<ReplyOutcome>;
+  /**
+   * The replies' rows, leased while they run here: the database says a reply still runs when
+   * Redis has lost its record (restarted empty) or is away (SPEC.md M-5).
+   */
+  leases: Pick<MessageRepository, 'leaseReplies' | 'replyLease'>;
   log: Log;
 }
 
@@ -116,7 +122,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * as rate limits do (M-2): replies go on rather than fail.
  */
 export async function createRedisReplyRegistry(options: RedisReplyRegistryOptions): Promise<ReplyRegistry> {
-  const { redis, instanceId, log, finishOrphan } = options;
+  const { redis, instanceId, log, finishOrphan, leases } = options;
   const leaseMs = options.leaseMs ?? INSTANCE_LEASE_MS;
   const p = options.keyPrefix ?? 'alma:replies:';
   const key = {
@@ -131,15 +137,52 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
   };
   const local = createMemoryReplyRegistry();
   /** The replies started here, by user message, with `done` after their release in Redis. */
-  const own = new Map<string, InFlightReply>();
+  const own = new Map<string, InFlightReply & { flight: ReplyFlight }>();
   const waiters = new Map<string, Waiter>();
   let closed = false;
 
   const warn = (error: unknown, what: string) =>
     log.warn({ err: error }, `reply registry: ${what} failed; this instance goes on alone`);
 
-  const heartbeat = () => redis.set(key.instance + instanceId, '1', 'PX', leaseMs);
+  const claim = (flight: ReplyFlight) =>
+    redis.eval(
+      CLAIM,
+      3,
+      key.message + flight.userMessageId,
+      key.flight + flight.replyId,
+      key.flights,
+      flight.replyId,
+      instanceId,
+      flight.userId,
+      flight.sessionId,
+      flight.userMessageId,
+      key.flight,
+      key.instance,
+      leaseMs,
+    ) as Promise<string | null>;
+
+  /**
+   * Renews this instance's lease, in Redis and on its replies' rows. A lease Redis no longer has
+   * (it restarted empty) is set again with this instance's replies, so cancels find them again.
+   */
+  const heartbeat = async () => {
+    const replies = [...own.values()];
+    if (replies.length > 0) {
+      await leases
+        .leaseReplies(
+          replies.map((r) => r.replyId),
+          Date.now() + leaseMs,
+        )
+        .catch((e: unknown) => log.error({ err: e }, 'reply registry: renewing reply leases failed'));
+    }
+    if ((await redis.pexpire(key.instance + instanceId, leaseMs)) === 1) return;
+    await redis.set(key.instance + instanceId, '1', 'PX', leaseMs);
+    for (const { flight } of replies) await claim(flight);
+  };
   await heartbeat();
+
+  /** Whether a reply's row is leased by a live instance (its owner renews it every third of a lease). */
+  const leased = async (replyId: string) => ((await leases.replyLease(replyId)) ?? 0) > Date.now();
 
   /** Publishes a reply's end: waiters anywhere resolve, and it is no longer in flight. */
   const release = async (replyId: string, userMessageId: string, outcome: ReplyOutcome) => {
@@ -174,7 +217,8 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
       redis.exists(key.flight + replyId),
     ]);
     if (stored) settle(replyId, JSON.parse(stored) as ReplyOutcome);
-    else if (exists === 0) settle(replyId, { kind: 'failed', code: 'reply_failed' });
+    else if (exists === 0 && !(await leased(replyId)))
+      settle(replyId, { kind: 'failed', code: 'reply_failed' });
   };
 
   /** The outcome of a reply running elsewhere: published when it ends, polled once a lease. */
@@ -254,7 +298,7 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
   return {
     async find(userMessageId) {
       const here = own.get(userMessageId);
-      if (here) return here;
+      if (here) return { replyId: here.replyId, done: here.done };
       try {
         const replyId = (await redis.eval(FIND, 1, key.message + userMessageId, key.flight, key.instance)) as
           string | null;
@@ -267,25 +311,11 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
 
     async start(flight, reply) {
       const here = own.get(flight.userMessageId);
-      if (here) return { ...here, started: false };
+      if (here) return { replyId: here.replyId, done: here.done, started: false };
       if (!local.isAccepting()) throw new AppError('shutting_down');
       let claimed = true;
       try {
-        const existing = (await redis.eval(
-          CLAIM,
-          3,
-          key.message + flight.userMessageId,
-          key.flight + flight.replyId,
-          key.flights,
-          flight.replyId,
-          instanceId,
-          flight.userId,
-          flight.sessionId,
-          flight.userMessageId,
-          key.flight,
-          key.instance,
-          leaseMs,
-        )) as string | null;
+        const existing = await claim(flight);
         if (existing) return { ...remote(existing), started: false };
       } catch (error) {
         warn(error, 'claiming a reply');
@@ -293,6 +323,9 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
       }
       const started = await local.start(flight, reply);
       const done = started.done.then(async (outcome) => {
+        await leases
+          .leaseReplies([flight.replyId], null)
+          .catch((e: unknown) => log.error({ err: e }, 'reply registry: ending a reply lease failed'));
         if (claimed) {
           await release(flight.replyId, flight.userMessageId, outcome).catch((e: unknown) =>
             warn(e, 'releasing a reply'),
@@ -302,8 +335,16 @@ export async function createRedisReplyRegistry(options: RedisReplyRegistryOption
         return outcome;
       });
       const handle = { replyId: started.replyId, done };
-      own.set(flight.userMessageId, handle);
+      own.set(flight.userMessageId, { ...handle, flight });
       return { ...handle, started: true };
+    },
+
+    async running(replyId) {
+      return (await leased(replyId)) ? remote(replyId) : null;
+    },
+
+    async leaseRow(replyId) {
+      await leases.leaseReplies([replyId], Date.now() + leaseMs);
     },
 
     async cancel(userId, replyId, heardUntilMs) {

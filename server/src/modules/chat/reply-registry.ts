@@ -42,6 +42,14 @@ export interface ReplyRegistry {
    * there is no such reply in flight (ended, unknown, or another user's).
    */
   cancel(userId: string, replyId: string, heardUntilMs?: number): Promise<boolean>;
+  /**
+   * A reply whose row is stored incomplete but which `find` does not know: still running on a
+   * live instance, as its lease in the database says (SPEC.md M-5: Redis may have lost its
+   * record), or null — it was interrupted. One process: always null.
+   */
+  running(replyId: string): Promise<InFlightReply | null>;
+  /** Called once the reply's row is stored: with several instances, its lease starts (M-5). */
+  leaseRow(replyId: string): Promise<void>;
   /** Asks every reply of the session to stop: the session is being deleted. */
   stopSession(userId: string, sessionId: string): Promise<void>;
   /** Runs `task` after the session's earlier tasks: session updates are read-modify-write. */
@@ -95,6 +103,9 @@ export function createMemoryReplyRegistry(): ReplyRegistry {
       });
       return { ...handle(entry), started: true };
     },
+
+    running: async () => null,
+    leaseRow: async () => undefined,
 
     async cancel(userId, replyId, heardUntilMs) {
       const entry = running.get(replyId);

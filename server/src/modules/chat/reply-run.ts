@@ -56,6 +56,8 @@ export interface ReplyRunDeps {
   flushMs: number;
   /** Null: replies are text only (SPEECH_ENGINE=none; SPEC.md S-1). */
   speech: SpeechPipeline | null;
+  /** Called once the reply's row is stored (the registry leases it: SPEC.md M-5). */
+  leaseRow?: (replyId: string) => Promise<void>;
   /** Updates the session's emotion, context and title after a stored reply. */
   recordExchange(
     userId: string,
@@ -193,6 +195,7 @@ export class ReplyRun implements RunnableReply {
       avatarId: options.avatarId ?? null,
     });
     this.rowStored = true;
+    await this.deps.leaseRow?.(replyId);
   }
 
   /** The engine's stream, emitted as it comes; false when the engine failed (not stopped). */

@@ -109,6 +109,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     flushMs: deps.replyFlushMs ?? REPLY_FLUSH_MS,
     speech: deps.speech ?? null,
     recordExchange: (...args) => chatSessions.recordExchange(...args),
+    leaseRow: (replyId) => replies.leaseRow(replyId),
   };
 
   async function stored(userId: string, message: Message): Promise<StoredSend> {
@@ -205,6 +206,9 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       const done = await storedReplyOutcome(sessions, userId, previous, message);
       return { replyId: previous._id, alreadyStored: true, done: Promise.resolve(done) };
     }
+    // Unknown to Redis (it restarted empty, or is away) yet leased in the database: it still runs.
+    const leased = previous ? await replies.running(previous._id) : null;
+    if (leased) return { ...leased, alreadyStored: false };
     if (!replies.isAccepting()) throw new AppError('shutting_down');
     const options = await speaker(userId, {
       personality: input.personality ?? sent.session.personality,

@@ -92,6 +92,11 @@ export function createMessageRepository(
   );
   const byId = prepare(db, `SELECT ${COLUMNS} FROM messages WHERE _id = @messageId AND user_id = @userId`);
   const remove = prepare(db, 'DELETE FROM messages WHERE _id = @messageId AND user_id = @userId');
+  const lease = prepare(
+    db,
+    'UPDATE messages SET lease_until = @until WHERE _id IN (SELECT value FROM json_each(@ids))',
+  );
+  const leaseOf = prepare(db, 'SELECT lease_until AS until FROM messages WHERE _id = @replyId');
   const allInSession = prepare(
     db,
     `SELECT ${STORED_COLUMNS} FROM messages WHERE session_id = @sessionId AND user_id = @userId
@@ -181,6 +186,13 @@ export function createMessageRepository(
     },
     async clearAudioUrls(userId) {
       return (await write(() => clearAudio.run({ userId }))).changes;
+    },
+    async leaseReplies(replyIds, until) {
+      if (replyIds.length > 0) await write(() => lease.run({ ids: JSON.stringify(replyIds), until }));
+    },
+    async replyLease(replyId) {
+      const row = leaseOf.get({ replyId }) as { until: number | null } | undefined;
+      return row?.until ?? null;
     },
   };
 }

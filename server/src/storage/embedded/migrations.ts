@@ -261,6 +261,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX known_devices_expiry ON known_devices (expires_at);
     `,
   },
+  {
+    version: 9,
+    name: 'reply leases',
+    sql: `
+      -- A reply in flight on one of several instances: its owner renews the lease (epoch ms)
+      -- while it is alive, so the row, not Redis alone, says whether it still runs (SPEC.md M-5).
+      ALTER TABLE messages ADD COLUMN lease_until INTEGER;
+    `,
+  },
 ];
 
 /**

@@ -5,8 +5,8 @@ import { MessageSchema, type Message } from '@alma/protocol';
 import type { MessageRepository, NewMessage, StoredMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
-/** Stored as given: the message plus its owner. */
-export type MessageDocument = NewMessage;
+/** Stored as given: the message plus its owner; a reply in flight, its lease (SPEC.md M-5). */
+export type MessageDocument = NewMessage & { leaseUntil?: number | null };
 
 /** A message as callers see it: its owner and the export's fields stay in the document. */
 export const messageFromDocument = (document: MessageDocument): Message =>
@@ -121,6 +121,14 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
         { $set: { audioUrl: null } },
       );
       return result.modifiedCount;
+    },
+    async leaseReplies(replyIds, until) {
+      if (replyIds.length > 0)
+        await messages.updateMany({ _id: { $in: [...replyIds] } }, { $set: { leaseUntil: until } });
+    },
+    async replyLease(replyId) {
+      const document = await messages.findOne({ _id: replyId }, { projection: { leaseUntil: 1 } });
+      return document?.leaseUntil ?? null;
     },
   };
 }
