@@ -1,9 +1,12 @@
 import { routes, type User } from '@alma/protocol';
-import { ApiError, call } from '../lib/api.ts';
+import { ApiError, call, judgesToken } from '../lib/api.ts';
 import { fetchPreferences } from '../lib/preferences.ts';
 import { useSession } from '../lib/session.ts';
 
-/** `/auth/me` on load (spec §4): the user, validated, and their preferences; a refusal logs out. */
+/**
+ * `/auth/me` on load (spec §4): the user, validated, and their preferences. The server refusing
+ * the session logs out; a connection failure, a rate limit or a server error keeps it.
+ */
 export async function refreshSession(signal: AbortSignal, setUser: (user: User) => void): Promise<void> {
   try {
     const { user } = await call(routes.auth.me, {}, { signal });
@@ -11,6 +14,6 @@ export async function refreshSession(signal: AbortSignal, setUser: (user: User) 
     void fetchPreferences(user.id);
   } catch (error) {
     if (signal.aborted) return;
-    if (error instanceof ApiError && !error.isNetworkError) useSession.getState().clear();
+    if (error instanceof ApiError && judgesToken(error.status)) useSession.getState().clear();
   }
 }

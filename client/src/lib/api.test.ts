@@ -257,6 +257,23 @@ describe('401 → one refresh and one retry (spec §4 Token refresh)', () => {
     expect(onAuthLost).toHaveBeenCalledWith('session_revoked');
   });
 
+  it.each([
+    [429, { error: { code: 'rate_limited', message: 'Too many', retryAfterMs: 30_000 } }],
+    [500, { error: { code: 'internal_error', message: 'Oops' } }],
+    [502, 'Bad Gateway'],
+    [503, { error: { code: 'server_too_old', message: 'Deploying' } }],
+  ])(
+    'keeps the sign-in when the refresh answers %i: the server did not judge the token',
+    async (status, body) => {
+      const answer = typeof body === 'string' ? new Response(body, { status }) : json(status, body);
+      const { api, auth, onAuthLost } = client([expired(), answer]);
+      const error = (await api.call(routes.auth.me, {}).catch((e: unknown) => e)) as ApiError;
+      expect(error.status).toBe(401);
+      expect(onAuthLost).not.toHaveBeenCalled();
+      expect(auth).toEqual({ token: 'access-1', refreshToken: 'refresh-1' });
+    },
+  );
+
   it('does not refresh without a refresh token', async () => {
     const { api, net, auth } = client([expired()]);
     auth.refreshToken = null;

@@ -151,6 +151,13 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Whether an error answer is the server refusing the credentials themselves (400 a malformed
+ * token, 401, 403) — not a rate limit, a version mismatch (426), a server error or a proxy's
+ * 502 while an instance restarts, which say nothing about them.
+ */
+export const judgesToken = (status: number): boolean => status === 400 || status === 401 || status === 403;
+
 /** A refresh holds every tab's lock: it must end even on a stalled network. */
 const REFRESH_TIMEOUT_MS = 20_000;
 
@@ -279,7 +286,10 @@ export function createApiClient(deps: ApiClientDeps) {
           null,
         );
         if (!response.ok) {
-          deps.onAuthLost(ended);
+          // Only the server's judgement of the token ends the sign-in. A rate limit, a server
+          // error or a proxy's 502 while an instance restarts says nothing about it: the tokens
+          // stay for the next attempt, as on a network failure.
+          if (judgesToken(response.status)) deps.onAuthLost(ended);
           return false;
         }
         deps.onRefreshed(await parseSuccess(routes.auth.refresh, response, deps.text));
