@@ -1,4 +1,5 @@
 import Database from 'libsql';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Storage } from '../types.ts';
 import { createCustomAvatarRepository } from './custom-avatars.ts';
 import { createCustomVoiceRepository } from './custom-voices.ts';
@@ -26,11 +27,12 @@ const BUSY_TIMEOUT_MS = 5000;
 export function openEmbeddedStorage({ file }: { file: string }): Storage {
   const db = new Database(file);
   try {
-    // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so
-    // a write that was acknowledged survives kill -9 and power loss (NORMAL would not). Writes
-    // are acknowledged only after their group's commit (group-commit.ts).
+    // WAL lets readers run beside the writer. A file's commits write the WAL without syncing it
+    // (NORMAL); its group is acknowledged once `walSync` has synced the WAL off the event loop, so
+    // an acknowledged write survives kill -9 and power loss as with FULL, without the loop waiting
+    // for the disk (group-commit.ts). In memory there is nothing to sync.
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${file === ':memory:' ? 'FULL' : 'NORMAL'}`);
     // Per connection in SQLite and off by default; the schema's ON DELETE CASCADE relies on it.
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -43,7 +45,8 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
   // Statements are prepared after migrating: they need the tables to exist.
   const select1 = prepare(db, 'SELECT 1 AS ok');
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
-  const writes = createGroupCommit(db);
+  const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
+  const writes = createGroupCommit(db, wal ? { sync: wal.sync } : {});
   return {
     kind: 'embedded',
     users: createUserRepository(db, writes),
@@ -70,6 +73,50 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
       if (!db.open) return;
       writes.flush();
       db.close();
+      await wal?.close();
+    },
+  };
+}
+
+/**
+ * fdatasync of the WAL file on libuv's thread pool. Commits that land while a sync runs share the
+ * next one, which starts after it: each caller's commit is on disk when its promise resolves.
+ */
+function walSync(path: string): { sync: () => Promise<void>; close: () => Promise<void> } {
+  let handle: Promise<FileHandle> | null = null;
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const once = async () => {
+    // The WAL exists from the first commit on and stays while the connection is open.
+    const opening = (handle ??= open(path, 'r'));
+    try {
+      await (await opening).datasync();
+    } catch (error) {
+      // The next sync opens the file again.
+      if (handle === opening) handle = null;
+      void opening.then((h) => h.close()).catch(() => undefined);
+      throw error;
+    }
+  };
+  const sync = (): Promise<void> => {
+    if (!running) {
+      running = once().finally(() => (running = null));
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return sync();
+      });
+    return next;
+  };
+  return {
+    sync,
+    async close() {
+      await Promise.allSettled([running, next]);
+      await (await handle?.catch(() => null))?.close();
+      handle = null;
     },
   };
 }

@@ -1,0 +1,108 @@
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createGroupCommit } from './group-commit.ts';
+import { openEmbeddedStorage } from './index.ts';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const settled = async (promise: Promise<unknown>) => {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  // Several turns of the event loop: the group's flush runs on setImmediate.
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+function table() {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE t (v INTEGER)');
+  return db;
+}
+
+describe('group commit with the fsync off the event loop (issue 14)', () => {
+  it('acknowledges a group only once its sync has finished', async () => {
+    const db = table();
+    const sync = deferred();
+    const writes = createGroupCommit(db, { sync: () => sync.promise });
+    const write = writes.write(() => db.prepare('INSERT INTO t VALUES (1)').run());
+    expect(await settled(write)).toBe(false);
+    // Committed (readers see it), but not acknowledged until synced.
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toMatchObject({ n: 1 });
+    sync.resolve();
+    await expect(write).resolves.toMatchObject({ changes: 1 });
+    db.close();
+  });
+
+  it("a sync that fails rejects the group's writes; a write that threw rejects with its own error", async () => {
+    const db = table();
+    const writes = createGroupCommit(db, { sync: () => Promise.reject(new Error('EIO')) });
+    const [ok, bad] = await Promise.allSettled([
+      writes.write(() => db.prepare('INSERT INTO t VALUES (1)').run()),
+      writes.write(() => {
+        throw new Error('constraint');
+      }),
+    ]);
+    expect(ok).toMatchObject({ status: 'rejected', reason: { message: 'EIO' } });
+    expect(bad).toMatchObject({ status: 'rejected', reason: { message: 'constraint' } });
+    db.close();
+  });
+});
+
+describe('the embedded store on a file', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'alma-group-commit-'));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('acknowledges a write once the WAL file is synced through a FileHandle (the thread pool)', async () => {
+    const file = join(dir, 'alma.db');
+    const storage = openEmbeddedStorage({ file });
+
+    // Every FileHandle shares one prototype: hold its datasync and see what waits for it.
+    const handle = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(handle) as { datasync: () => Promise<void> };
+    await handle.close();
+    const gate = deferred();
+    const synced: string[] = [];
+    const real = proto.datasync;
+    vi.spyOn(proto, 'datasync').mockImplementation(async function (this: { fd: number }) {
+      await gate.promise;
+      synced.push('wal');
+      return real.call(this);
+    });
+
+    const created = storage.users.create({
+      id: 'user-1',
+      email: 'one@example.com',
+      name: 'One',
+      passwordHash: '',
+      language: 'es',
+      theme: 'dark',
+      plan: 'free',
+      role: 'user',
+      createdAt: new Date().toISOString(),
+    });
+    expect(await settled(created)).toBe(false);
+    expect(await storage.users.findById('user-1')).not.toBeNull();
+    gate.resolve();
+    await created;
+    expect(synced).toEqual(['wal']);
+    await storage.close();
+  });
+});
