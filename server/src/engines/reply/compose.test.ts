@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SPANISH_PHRASES } from './phrases.es.ts';
 import { ENGLISH_PHRASES } from './phrases.en.ts';
 import { PERSONALITIES, type Language, type Message, type Personality } from '@alma/protocol';
+import { ENGLISH_SHORT, SPANISH_SHORT } from '../../test-support/short-messages.ts';
 import { detectLanguage } from '../analysis/language.ts';
 import { composeReply, type ComposedReply } from './compose.ts';
 import { normaliseSentence, splitSentences } from './memory.ts';
@@ -275,6 +276,18 @@ describe('common requests (issue 11)', () => {
     const answer = reply(text, detected).text;
     expect(pool.some((p) => answer.startsWith(p))).toBe(true);
   });
+
+  it.each([
+    ...SPANISH_SHORT.map((text) => [text, 'es'] as const),
+    ...ENGLISH_SHORT.map((text) => [text, 'en'] as const),
+  ])(
+    'C-18 %j (a short %s line, in a session of the other language) is answered in its language',
+    (text, language) => {
+      const other = language === 'es' ? 'en' : 'es';
+      const answer = reply(text, detectLanguage(text, other)).text;
+      expect(detectLanguage(answer, other), answer).toBe(language);
+    },
+  );
 
   it('"Bien, ¿y tú?" is answered without asking them back how they are', () => {
     for (const [text, language, book] of [
