@@ -13,7 +13,7 @@ import { compressGlb, exportGlb, validateGlb } from './export.ts';
  * Bump when the forge's code changes what it makes: it is part of every model's version, so a
  * new forge rebuilds cached models (the parameters of each character are hashed as well).
  */
-export const FORGE_REVISION = 8;
+export const FORGE_REVISION = 9;
 
 /** What a character's bytes depend on, hashed: the cache key and the HTTP ETag. */
 export function modelVersion(spec: CharacterSpec): string {

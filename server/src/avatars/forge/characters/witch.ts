@@ -85,18 +85,21 @@ export const witch: CharacterSpec = {
       { segments: 40 },
     );
     list.add(tipBack(brim), { color: '#2c1d3d', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
+    // The underside reaches in under the hair, closing the hat: nothing inside it shows from below.
     const under = lathe(
       [
+        [0.09, top + 0.013],
         [0.14, top + 0.012],
         [0.18, top + 0.01],
-        [0.235, top - 0.005],
+        [0.235, top - 0.003],
       ],
       { segments: 40 },
     );
     list.add(tipBack(under), { color: '#241733', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
     const cone = tube(
       [
-        new Vector3(0, top, 0),
+        // The base sits inside the brim's thickness, so no edge of it shows under the brim.
+        new Vector3(0, top + 0.012, 0),
         new Vector3(0, top + 0.14, -0.01),
         new Vector3(0.0, top + 0.26, -0.04),
         new Vector3(0.03, top + 0.32, -0.1),
@@ -110,11 +113,11 @@ export const witch: CharacterSpec = {
     list.add(tipBack(cone), { color: '#3a2552', skin: { rigid: 'Head' }, slot: 'cloth', mesh: 'Head' });
     // The band: a ribbon standing proud of the cone above the brim, rounded at its edges, tall
     // enough to show over the brim's raised front at portrait framing.
-    const coneR = (y: number) => 0.16 * (1 - (y - top) / 0.32) ** 1.2 + 0.004;
+    const coneR = (y: number) => 0.16 * (1 - (y - top - 0.012) / 0.31) ** 1.2 + 0.004;
     const band = lathe(
       [
-        [coneR(top + 0.012) + 0.001, top + 0.012],
-        [coneR(top + 0.02) + 0.005, top + 0.02],
+        [coneR(top + 0.018) + 0.001, top + 0.018],
+        [coneR(top + 0.024) + 0.005, top + 0.024],
         [coneR(top + 0.062) + 0.005, top + 0.062],
         [coneR(top + 0.07) + 0.001, top + 0.07],
       ],
