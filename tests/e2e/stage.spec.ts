@@ -273,6 +273,11 @@ test('a static mesh is accepted and its report says it cannot speak or gesture, 
   await expect(limits.getByRole('listitem')).toHaveText([
     'A static model (no skeleton, no face shapes): it cannot speak or gesture; on the stage it sways gently.',
   ]);
+  // Then the new avatar joins the list above the panel, chosen, and its card with the same report
+  // is brought into sight — not left above the fold while the panel's copy is pushed below it.
+  const mine = dialog.getByRole('radiogroup', { name: 'Your avatars' });
+  await expect(mine.getByRole('radio', { name: /Statue/ })).toBeChecked();
+  await expect(mine.getByRole('list', { name: 'What this model cannot do' })).toBeInViewport({ ratio: 1 });
   await shot(page, 'stage-static-mesh-report');
   // The server's report says the same, in codes the client words.
   const list = await request.get(`/api/upload/avatars/${session.user.id}`, {

@@ -58,6 +58,13 @@ export function createPortraitStore(
   const memory = new Map<string, StoredPortrait>();
   const building = new Map<string, Promise<StoredPortrait | null>>();
   let drawn = 0;
+  /** One portrait drawn at a time: a first visit to the picker asks for nine at once. */
+  let drawing: Promise<unknown> = Promise.resolve();
+  const drawInTurn = (glb: Uint8Array) => {
+    const turn = drawing.then(() => render(glb));
+    drawing = turn.catch(() => undefined);
+    return turn;
+  };
   const paths = (id: string) => ({
     data: join(dir, `${id}.portrait.webp`),
     version: join(dir, `${id}.portrait.version`),
@@ -67,7 +74,7 @@ export function createPortraitStore(
     const current = await readVersioned(paths(id), version);
     if (current) return { data: current, version };
     const model = await models.get(id);
-    const data = model ? await render(model.data) : null;
+    const data = model ? await drawInTurn(model.data) : null;
     if (!data) return null;
     await writeVersioned(paths(id), data, version);
     drawn++;

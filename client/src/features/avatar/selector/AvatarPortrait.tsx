@@ -4,10 +4,15 @@ import { modelRequestHeaders } from '../model.ts';
 
 /**
  * An avatar's portrait in the picker (SPEC.md AV-7): the picture the server drew of its head and
- * shoulders — the browser draws nothing — or its initial while there is none (loading, an upload
- * with nothing to draw, an error). An upload's portrait is its owner's alone: fetched with the
+ * shoulders — the browser draws nothing — or its initial when there is none (an upload with
+ * nothing to draw, a portrait that keeps failing). A fresh server forges a character's model and
+ * draws its portrait on first request, which can outlast the request: a failed load is tried again
+ * a few times, further apart each time. An upload's portrait is its owner's alone: fetched with the
  * bearer credential and shown from a `blob:` URL.
  */
+
+/** Tries after a failed load, and the wait before each (ms). */
+const RETRY_DELAYS = [2000, 5000, 10_000, 20_000];
 export function AvatarPortrait({
   src,
   id,
@@ -20,18 +25,36 @@ export function AvatarPortrait({
   size?: number;
 }) {
   const url = usePortraitUrl(src ?? null);
-  const [failed, setFailed] = useState<string | null>(null);
-  if (!url || failed === url) return <AvatarBadge id={id} name={name} size={size} />;
+  const [failures, setFailures] = useState<{ url: string; count: number; waiting: boolean } | null>(null);
+  const count = failures?.url === url ? failures.count : 0;
+  const waiting = failures?.url === url && failures.waiting;
+
+  useEffect(() => {
+    if (!url || !waiting) return;
+    const timer = setTimeout(() => setFailures({ url, count, waiting: false }), RETRY_DELAYS[count - 1] ?? 0);
+    return () => clearTimeout(timer);
+  }, [url, count, waiting]);
+
+  if (!url || count > RETRY_DELAYS.length) return <AvatarBadge id={id} name={name} size={size} />;
+  if (waiting)
+    return (
+      <span
+        className="avatar-portrait"
+        style={{ width: size, height: size }}
+        data-portrait={id ?? 'default'}
+      />
+    );
   return (
     <img
       className="avatar-portrait"
-      src={url}
+      // Each try its own URL: the browser does not answer it from the failed one.
+      src={count ? `${url}${url.includes('?') ? '&' : '?'}try=${count}` : url}
       alt=""
       width={size}
       height={size}
       decoding="async"
       data-portrait={id ?? 'default'}
-      onError={() => setFailed(url)}
+      onError={() => setFailures({ url, count: count + 1, waiting: true })}
     />
   );
 }

@@ -125,6 +125,13 @@ export function CustomAvatars({ name, custom, value, onChange, onPreview, onUplo
         onCompleted={(avatar) => {
           custom.add(avatar);
           onUploaded(avatar);
+          // The new avatar joins the list above the panel, chosen, with its report: shown, not
+          // left above the fold while the panel's copy is pushed below it.
+          requestAnimationFrame(() =>
+            document
+              .querySelector(`.avatar-card[data-avatar="${CSS.escape(avatar.id)}"]`)
+              ?.scrollIntoView?.({ block: 'start' }),
+          );
         }}
       />
     </section>

@@ -19,6 +19,12 @@ interface Props {
 }
 
 /**
+ * An upload's outcome (its report, its refusal) is scrolled into view when it appears: the panel
+ * sits at the end of the picker, and what a static mesh cannot do was left below the fold.
+ */
+const reveal = (el: HTMLElement | null) => el?.scrollIntoView?.({ block: 'nearest' });
+
+/**
  * Upload of a custom avatar (spec §2 avatar selector upload panel, §4, §5; SPEC.md AU-1…AU-5):
  * the plan's limits before anything (slots, storage, 80 % warnings, the upgrade-blocked alert),
  * the file checked here with the spec's texts, then the feedback panel: bytes sent, processing
@@ -180,6 +186,7 @@ function Feedback({
     case 'completed':
       return (
         <div
+          ref={reveal}
           className="avatar-upload__feedback avatar-upload__feedback--done"
           data-testid="avatar-upload-feedback"
         >
@@ -189,7 +196,7 @@ function Feedback({
       );
     case 'failed':
       return (
-        <div className="avatar-upload__feedback" data-testid="avatar-upload-feedback">
+        <div ref={reveal} className="avatar-upload__feedback" data-testid="avatar-upload-feedback">
           <p className="alert alert--error" role="alert">
             {state.message}
           </p>

@@ -205,6 +205,16 @@ describe('the head’s top with what it wears (issue 12: a hat touched the frame
       shotFor('portrait', placement, PHONE).fov,
     );
   });
+
+  it('a static mesh’s wide portrait keeps room above its head in proportion (issue 12: its head touched the edge at 375 px)', () => {
+    const tpose = new Group();
+    tpose.add(new Mesh(new BoxGeometry(1.7, 1.7, 0.2)));
+    const placement = placeModel(tpose)!;
+    const shot = shotFor('portrait', placement, PHONE);
+    const viewHeight = 2 * shot.distance * Math.tan((shot.fov * Math.PI) / 360);
+    // As large a share of the view as a skinned figure's portrait leaves (0.08 of 0.72 on a phone).
+    expect((topEdge(shot) - placement.headTop) / viewHeight).toBeGreaterThan(HEAD_MARGIN / 0.72 - 1e-6);
+  });
 });
 
 describe('the camera’s shots (SPEC ST-3)', () => {

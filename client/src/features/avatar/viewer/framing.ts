@@ -198,10 +198,13 @@ export function shotFor(
   // A static mesh's sway turns it a little: its width gets 10 % of room on each side.
   const width = placement.skinned ? region.width : Math.max(region.width, placement.width * 1.2);
   const push = mode === 'portrait' && speaking ? SPEAKING_PUSH_IN : 1;
-  const halfHeight = (Math.max(region.height, width / Math.max(aspect, 0.1)) / 2) * push;
+  const view = Math.max(region.height, width / Math.max(aspect, 0.1));
+  const halfHeight = (view / 2) * push;
   const distance = DISTANCE[mode];
   const fov = (2 * Math.atan(halfHeight / distance) * 180) / Math.PI;
-  const top = placement.headTop + HEAD_MARGIN;
+  // The room above the head keeps its share of the view: a static mesh's view, as wide as its arm
+  // span, is taller than a portrait's, and a fixed margin left its head at the frame's edge.
+  const top = placement.headTop + HEAD_MARGIN * (view / region.height);
   const y = mode === 'portrait' ? top - halfHeight : STAGE_FLOOR_Y + STAGE_HEIGHT / 2 + 0.05;
   return { target: [0, y, 0], distance, fov };
 }
