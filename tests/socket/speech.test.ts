@@ -254,6 +254,19 @@ describe('speech edge cases', () => {
     );
   });
 
+  it("S-10 each later clause is asked for with the clause before it, its wait counted from that one's end", async () => {
+    const synth = createFakeSynthesizer();
+    const server = await startTestServer({}, undefined, { speech: synth });
+    servers.push(server);
+    const c = await connect(server, await registerUser(server.url));
+    const sent = await send(c, 'after-1');
+    await c.waitForReplyEnd(sent.replyId);
+    expect(synth.calls.length).toBeGreaterThan(1);
+    expect(synth.calls.map((call) => [call.first, call.after instanceof Promise])).toEqual(
+      synth.calls.map((_, i) => [i === 0, i > 0]),
+    );
+  });
+
   it('S-1 SPEECH_ENGINE=none: no speech:chunk, audioUrl null, /health says none', async () => {
     const server = await start({ SPEECH_ENGINE: 'none' }, null);
     const user = await registerUser(server.url);

@@ -59,6 +59,26 @@ describe('the speech worker pool', () => {
     expect((await running).durationMs).toBeGreaterThan(0);
   }, 120_000);
 
+  it("S-10 a later clause's wait counts from when the clause before it is done, not from when it was cut", async () => {
+    // Hardly any wait allowed (1 ms; a clause takes tens): a clause that waits behind another is
+    // refused — unless what it waited for was the clause before it in its reply.
+    const pool = createSynthesisPool({ size: 1, maxWaitMs: 1 });
+    pools.push(pool);
+    await pool.start();
+    const before = pool.synthesize(clause('Esta frase ocupa al único trabajador un buen rato.'));
+    const next = pool.synthesize({
+      ...clause('La siguiente espera a la anterior.'),
+      first: false,
+      after: before,
+    });
+    const other = pool
+      .synthesize({ ...clause('Esta otra no espera a nadie.'), first: false })
+      .catch((error: unknown) => error);
+    expect((await before).durationMs).toBeGreaterThan(0);
+    expect((await next).durationMs).toBeGreaterThan(0);
+    expect(await other).toBeInstanceOf(SpeechBusyError);
+  }, 120_000);
+
   it('S-12 a worker that cannot start fails the clauses waiting for it and is not restarted in a loop', async () => {
     // A worker script that does not exist: what a server built without its speech-worker bundle does.
     const pool = createSynthesisPool({

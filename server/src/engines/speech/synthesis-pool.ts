@@ -180,13 +180,16 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
         const job: PoolJob = {
           request,
           first: request.first ?? false,
-          queuedAt: performance.now(),
+          // A later clause waits from when the clause before it is done (S-10): never before.
+          queuedAt: request.after ? Number.POSITIVE_INFINITY : performance.now(),
           aborted: () => request.signal.aborted,
           refuse: (reason) =>
             reject(reason === 'busy' ? new SpeechBusyError() : new DOMException('aborted', 'AbortError')),
           resolve,
           reject,
         };
+        const waitFromNow = () => (job.queuedAt = Math.min(job.queuedAt, performance.now()));
+        request.after?.then(waitFromNow, waitFromNow);
         if (scheduler.add(job)) pump();
       });
     },

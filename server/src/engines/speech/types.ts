@@ -35,6 +35,11 @@ export interface SynthesisRequest {
   signal: AbortSignal;
   /** The reply's first clause: served before anyone's later clauses where jobs queue (SPEC.md S-10). */
   first?: boolean;
+  /**
+   * The clause before this one in its reply, when it is not voiced yet: this one's wait for a
+   * worker (SPEECH_MAX_WAIT_MS, S-10) counts from when that one is done — it is not needed sooner.
+   */
+  after?: Promise<unknown>;
 }
 
 /** One Oculus viseme at a time offset: `v` is `sil`, `PP`, `FF`, `TH`, `DD`, `kk`, `CH`, `SS`, `nn`, `RR`, `aa`, `E`, `I`, `O`, `U`. */

@@ -120,6 +120,8 @@ export function createReplySpeech(options: ReplySpeechOptions) {
   let status: 'busy' | 'failed' | null = null;
   /** Text cut but not speakable (punctuation only): carried into the next chunk's slice. */
   let carry = '';
+  /** The clause cut before the next one: the next waits for a worker from when this one is done. */
+  let previous: Promise<SynthesisResult> | undefined;
   /**
    * The reply's clauses' own signal: aborted with the reply, and when speech stops early, so the
    * clauses still waiting for a worker leave the queue instead of being voiced for nothing (S-10).
@@ -144,7 +146,9 @@ export function createReplySpeech(options: ReplySpeechOptions) {
       voice,
       signal: clauses.signal,
       first: index === 0,
+      ...(previous ? { after: previous } : {}),
     });
+    previous = pending;
     pending.catch(() => undefined); // awaited (and its failure handled) in order below
     tail = tail.then(async () => {
       if (failed || signal.aborted) return;
