@@ -31,7 +31,7 @@ const BLOB_NAME = /^[A-Za-z0-9_-]{1,100}\.[a-z0-9]{2,5}$/;
 
 export const isBlobName = (name: string): boolean => BLOB_NAME.test(name);
 
-function checked(name: string): string {
+export function checked(name: string): string {
   if (!isBlobName(name)) throw new Error(`invalid blob name ${JSON.stringify(name)}`);
   return name;
 }
