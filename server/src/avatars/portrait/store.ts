@@ -58,10 +58,16 @@ export function createPortraitStore(
   const memory = new Map<string, StoredPortrait>();
   const building = new Map<string, Promise<StoredPortrait | null>>();
   let drawn = 0;
-  /** One portrait drawn at a time: a first visit to the picker asks for nine at once. */
+  /**
+   * One portrait at a time, its model forged first if need be: a first visit to the picker on a
+   * fresh server asks for nine at once, and nine forges side by side starved the server itself.
+   */
   let drawing: Promise<unknown> = Promise.resolve();
-  const drawInTurn = (glb: Uint8Array) => {
-    const turn = drawing.then(() => render(glb));
+  const inTurn = (id: string) => {
+    const turn = drawing.then(async () => {
+      const model = await models.get(id);
+      return model ? render(model.data) : null;
+    });
     drawing = turn.catch(() => undefined);
     return turn;
   };
@@ -73,8 +79,7 @@ export function createPortraitStore(
   async function build(id: string, version: string): Promise<StoredPortrait | null> {
     const current = await readVersioned(paths(id), version);
     if (current) return { data: current, version };
-    const model = await models.get(id);
-    const data = model ? await drawInTurn(model.data) : null;
+    const data = await inTurn(id);
     if (!data) return null;
     await writeVersioned(paths(id), data, version);
     drawn++;
@@ -97,6 +102,25 @@ export function createPortraitStore(
       const portrait = await pending;
       if (portrait) memory.set(id, portrait);
       return portrait;
+    },
+    /**
+     * The portrait if it is at hand now (in memory or on disk); otherwise null, with its drawing
+     * started. The route answers "not yet" at once instead of holding the request while a model is
+     * forged: a browser holds six connections per server, and nine held requests starved the rest.
+     */
+    async ready(id: string): Promise<StoredPortrait | null> {
+      const version = portraitVersion(id);
+      if (!version) return null;
+      const kept = memory.get(id);
+      if (kept?.version === version) return kept;
+      const stored = await readVersioned(paths(id), version);
+      if (stored) {
+        const portrait = { data: stored, version };
+        memory.set(id, portrait);
+        return portrait;
+      }
+      void this.get(id).catch(() => undefined);
+      return null;
     },
     /** Portraits drawn (not read from disk) by this store. */
     get drawnCount(): number {

@@ -40,7 +40,13 @@ describe('AV-7 the portraits', () => {
     expect(body.defaultAvatar.portrait).toMatch(/^\/portraits\/default\.webp\?v=[0-9a-f]{16}$/);
     const witch = body.avatars.find((a) => a.id === 'witch')!;
     for (const url of [witch.portrait, body.defaultAvatar.portrait]) {
-      const res = await request('GET', url);
+      // Not drawn yet: 503 at once, drawn meanwhile (its model forged first).
+      let res = await request('GET', url);
+      for (let i = 0; res.statusCode === 503 && i < 600; i++) {
+        expect(res.headers['retry-after']).toBe('2');
+        await new Promise((r) => setTimeout(r, 200));
+        res = await request('GET', url);
+      }
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toBe('image/webp');
       expect(res.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');

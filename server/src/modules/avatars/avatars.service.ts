@@ -53,11 +53,17 @@ export function createAvatarsService(deps: AvatarsServiceDeps) {
       if (!model) throw new AppError('not_found', { detail: `no system model ${id}` });
       return model;
     },
-    /** A portrait by file name: `<catalogue id>.webp` or `default.webp` (AV-7). */
+    /**
+     * A portrait by file name: `<catalogue id>.webp` or `default.webp` (AV-7). One still being
+     * drawn (its model forged first on a fresh server) is `unavailable` at once, its drawing
+     * under way: the picker asks again.
+     */
     async portrait(file: string): Promise<StoredPortrait> {
       const id = forgeIdOf(file, '.webp', true);
-      const portrait = id ? await portraits.get(id) : null;
-      if (!portrait) throw new AppError('not_found', { detail: `no portrait ${file}` });
+      if (!id) throw new AppError('not_found', { detail: `no portrait ${file}` });
+      const portrait = await portraits.ready(id);
+      if (!portrait)
+        throw new AppError('unavailable', { detail: `portrait ${file} is being drawn`, retryAfterMs: 2000 });
       return portrait;
     },
   };

@@ -6,13 +6,13 @@ import { modelRequestHeaders } from '../model.ts';
  * An avatar's portrait in the picker (SPEC.md AV-7): the picture the server drew of its head and
  * shoulders — the browser draws nothing — or its initial when there is none (an upload with
  * nothing to draw, a portrait that keeps failing). A fresh server forges a character's model and
- * draws its portrait on first request, which can outlast the request: a failed load is tried again
- * a few times, further apart each time. An upload's portrait is its owner's alone: fetched with the
+ * draws its portrait on first request, answering 503 meanwhile: a failed load is tried again a
+ * few times, further apart each time. An upload's portrait is its owner's alone: fetched with the
  * bearer credential and shown from a `blob:` URL.
  */
 
 /** Tries after a failed load, and the wait before each (ms). */
-const RETRY_DELAYS = [2000, 5000, 10_000, 20_000];
+const RETRY_DELAYS = [2000, 3000, 5000, 8000, 10_000, 15_000, 20_000, 30_000];
 export function AvatarPortrait({
   src,
   id,
