@@ -150,6 +150,11 @@ describe('M-7 avatar jobs across instances', () => {
     const done = await settled(survivor, user.token, id, 4 * LEASE_MS + 60_000);
     expect(done.status).toBe('completed');
     const dir = join(cluster.dataDir, 'custom-avatars');
-    expect(readdirSync(dir).filter((f) => f.startsWith(id))).toEqual([`${id}.glb`]);
+    // The model and its portrait (AV-7), nothing left over from the dead instance's run.
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith(id))
+        .sort(),
+    ).toEqual([`${id}.glb`, `${id}.portrait.webp`]);
   });
 });
