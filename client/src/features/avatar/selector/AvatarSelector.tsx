@@ -12,6 +12,7 @@ import { AvatarViewer, type AvatarViewerHandle } from '../viewer/AvatarViewer.ts
 import { AvatarPortrait } from './AvatarPortrait.tsx';
 import { DEFAULT_CHOICE, avatarCategory, avatarText, confirmedChoice, initialChoice } from './logic.ts';
 import { CustomAvatars } from './CustomAvatars.tsx';
+import { PreviewButton } from './PreviewButton.tsx';
 import { useAvatarCatalog, type CatalogState, type DefaultAvatarEntry } from './use-avatar-catalog.ts';
 import { useCustomAvatars } from './use-custom-avatars.ts';
 
@@ -244,15 +245,7 @@ function AvatarGrid({
         </span>
         <span className="avatar-card__text">{avatar.description}</span>
       </label>
-      <button
-        type="button"
-        className="button button--ghost avatar-card__preview"
-        aria-label={t('avatar.selector.previewOf', { name: avatar.name })}
-        onClick={() => onPreview(avatar)}
-      >
-        <Icon name="eye" size={14} />
-        {t('avatar.selector.preview')}
-      </button>
+      <PreviewButton name={avatar.name} onPreview={() => onPreview(avatar)} />
     </div>
   );
   return (

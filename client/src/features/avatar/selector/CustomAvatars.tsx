@@ -6,6 +6,7 @@ import { toast } from '../../../lib/toast.ts';
 import { AvatarUploadPanel } from '../upload/AvatarUploadPanel.tsx';
 import { AvatarPortrait } from './AvatarPortrait.tsx';
 import { CompatibilityReport } from '../upload/CompatibilityReport.tsx';
+import { PreviewButton } from './PreviewButton.tsx';
 import type { CustomAvatarsState } from './use-custom-avatars.ts';
 
 interface Props {
@@ -73,17 +74,7 @@ export function CustomAvatars({ name, custom, value, onChange, onPreview, onUplo
                 </label>
                 {avatar.compatibility ? <CompatibilityReport report={avatar.compatibility} /> : null}
                 <div className="avatar-card__actions">
-                  {ready ? (
-                    <button
-                      type="button"
-                      className="button button--ghost avatar-card__preview"
-                      aria-label={t('avatar.selector.previewOf', { name: avatar.name })}
-                      onClick={() => onPreview(avatar)}
-                    >
-                      <Icon name="eye" size={14} />
-                      {t('avatar.selector.preview')}
-                    </button>
-                  ) : null}
+                  {ready ? <PreviewButton name={avatar.name} onPreview={() => onPreview(avatar)} /> : null}
                   {confirming === avatar.id ? (
                     <>
                       <button
