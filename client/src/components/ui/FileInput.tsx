@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent, type InputHTMLAttributes, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import './file-input.css';
 
 /**
  * A file input in the app's theme and language: the browser's own control (which says "Choose
