@@ -68,9 +68,12 @@ const get = (who: Account, url: string) =>
   t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${who.token}` } });
 
 const storedFiles = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f !== 'incoming') : []);
-/** The avatar ids files belong to (`<id>.upload.glb` becomes `<id>.glb` as others' jobs finish). */
+/**
+ * The avatar ids files belong to (`<id>.upload.glb` becomes `<id>.glb` as others' jobs finish, and
+ * a finished job leaves its `<id>.portrait.webp` beside it, SPEC.md AV-7).
+ */
 const fileIds = (files: string[]) =>
-  [...new Set(files.map((f) => f.replace(/(\.upload)?\.glb$/, '')))].sort();
+  [...new Set(files.map((f) => f.replace(/((\.upload)?\.glb|\.portrait\.webp)$/, '')))].sort();
 
 /** No record, no new file, no slot held: what a refusal must leave. */
 async function expectNothingStored(who: Account, filesBefore: string[]) {
