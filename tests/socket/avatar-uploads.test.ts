@@ -162,7 +162,12 @@ describe('avatar processing, live', () => {
       }
       expect(status.status).toBe('completed');
       const dir = join(dataDir, 'custom-avatars');
-      expect(readdirSync(dir).filter((f) => f.startsWith(resumed))).toEqual([`${resumed}.glb`]);
+      // The processed model and its portrait for the picker (SPEC.md AV-7), nothing else.
+      expect(
+        readdirSync(dir)
+          .filter((f) => f.startsWith(resumed))
+          .sort(),
+      ).toEqual([`${resumed}.glb`, `${resumed}.portrait.webp`]);
       expect(existsSync(join(dir, 'incoming')) ? filesUnder(join(dir, 'incoming')) : []).toEqual([]);
       await second.close();
 
