@@ -1,17 +1,7 @@
 import { ClientEvent, MESSAGE_PAGE_SIZE_MAX, routes, type AuthSession, type Message } from '@alma/protocol';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from '../fixtures/api.ts';
-import {
-  ensureServerBuilt,
-  freePort,
-  spawnAlma,
-  stopProcess,
-  waitHealthy,
-  type AlmaProcess,
-} from '../fixtures/processes.ts';
+import { ensureServerBuilt, restartableAlma, type RestartableAlma } from '../fixtures/processes.ts';
 import { connectClient, type TestClient } from '../fixtures/socket.ts';
 
 /**
@@ -24,31 +14,9 @@ import { connectClient, type TestClient } from '../fixtures/socket.ts';
 const CLIENTS = 5;
 const SEND_FOR_MS = 1500;
 
-const children: AlmaProcess[] = [];
 const clients: TestClient[] = [];
-let dataDir: string;
-let port: number;
+let alma: RestartableAlma;
 let url: string;
-const output: string[] = [];
-
-function spawnServer(): AlmaProcess {
-  const alma = spawnAlma(
-    {
-      DATA_DIR: dataDir,
-      REPLY_TOKEN_DELAY_MS: '5',
-      CLIENT_DIST: join(dataDir, 'no-client'),
-      AUTH_RATE_LIMIT_MAX: '10000',
-      SOCKET_EVENT_RATE_LIMIT: '100000',
-      // One user sends far more than a month's free messages here; the limit is not under test.
-      FREE_MESSAGES_PER_MONTH: '10000000',
-    },
-    port,
-    `server ${children.length + 1}`,
-    output,
-  );
-  children.push(alma);
-  return alma;
-}
 
 async function reconnected(c: TestClient, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -60,15 +28,19 @@ async function reconnected(c: TestClient, timeoutMs = 20_000): Promise<void> {
 
 beforeAll(async () => {
   ensureServerBuilt();
-  dataDir = mkdtempSync(join(tmpdir(), 'alma-kill9-'));
-  port = await freePort();
-  url = `http://127.0.0.1:${port}`;
+  alma = await restartableAlma('alma-kill9-', {
+    REPLY_TOKEN_DELAY_MS: '5',
+    AUTH_RATE_LIMIT_MAX: '10000',
+    SOCKET_EVENT_RATE_LIMIT: '100000',
+    // One user sends far more than a month's free messages here; the limit is not under test.
+    FREE_MESSAGES_PER_MONTH: '10000000',
+  });
+  url = alma.url;
 }, 120_000);
 
 afterAll(async () => {
   for (const c of clients) c.close();
-  await Promise.all(children.map((alma) => stopProcess(alma.child)));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await alma?.close();
 });
 
 interface Sent {
@@ -108,8 +80,7 @@ describe('kill -9 and restart', () => {
     'C-1/C-2/C-5 nothing acknowledged is lost or doubled, replies in flight are stored incomplete, and resends are stored and answered once',
     { timeout: 120_000 },
     async () => {
-      const first = spawnServer();
-      await waitHealthy(first, output);
+      await alma.start();
       const user: AuthSession = await registerUser(url, { name: 'Kill Nine' });
       const call = apiClient(url, { token: user.token });
       const sessions = await Promise.all(
@@ -142,7 +113,7 @@ describe('kill -9 and restart', () => {
         }
       });
       await new Promise((r) => setTimeout(r, SEND_FOR_MS));
-      await stopProcess(first.child);
+      await alma.kill();
       stop = true;
       await Promise.all(loops);
 
@@ -152,8 +123,7 @@ describe('kill -9 and restart', () => {
       expect(unacked.length, 'sends in flight when the server died').toBeGreaterThan(0);
 
       // Same data directory, same port: clients reconnect by themselves with the same token.
-      const second = spawnServer();
-      await waitHealthy(second, output);
+      await alma.start();
       await Promise.all(clients.map((c) => reconnected(c)));
 
       // C-5: a reply's row is stored when it starts, so replies in flight at the kill are there,

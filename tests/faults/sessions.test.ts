@@ -1,17 +1,9 @@
 import { ServerEvent, type AuthSession } from '@alma/protocol';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../fixtures/api.ts';
-import {
-  ensureServerBuilt,
-  freePort,
-  spawnAlma,
-  stopProcess,
-  waitHealthy,
-  type AlmaProcess,
-} from '../fixtures/processes.ts';
+import { ensureServerBuilt, restartableAlma, type RestartableAlma } from '../fixtures/processes.ts';
 import { connectClient, type TestClient } from '../fixtures/socket.ts';
 
 /**
@@ -29,41 +21,9 @@ const NEW_PASSWORD = 'Changed456';
 /** Long enough to restart a server inside it on a loaded machine; the test says if it was not. */
 const GRACE_S = 20;
 
-const children: AlmaProcess[] = [];
 const clients: TestClient[] = [];
-const output: string[] = [];
-let dataDir: string;
-let port: number;
+let alma: RestartableAlma;
 let url: string;
-
-function spawnServer(): AlmaProcess {
-  const alma = spawnAlma(
-    {
-      DATA_DIR: dataDir,
-      CLIENT_DIST: join(dataDir, 'no-client'),
-      // Nothing here speaks: the server is up (and back) in a second or two.
-      SPEECH_ENGINE: 'none',
-      AUTH_RATE_LIMIT_MAX: '100000',
-      REFRESH_REUSE_GRACE_S: String(GRACE_S),
-      // The flood comes from many addresses: each request names its own (X-Forwarded-For).
-      TRUST_PROXY: 'true',
-      // What production logs (NODE_ENV=production): secrets must stay out of it (W-4).
-      LOG_LEVEL: 'info',
-    },
-    port,
-    `server ${children.length + 1}`,
-    output,
-  );
-  children.push(alma);
-  return alma;
-}
-
-/** kill -9 the running server and start another on the same data directory and port. */
-async function killAndRestart(): Promise<void> {
-  const running = children.at(-1);
-  if (running) await stopProcess(running.child);
-  await waitHealthy(spawnServer(), output);
-}
 
 interface Answer {
   status: number;
@@ -106,7 +66,7 @@ const registered = async (name: string) => {
   return s;
 };
 function expectNoSecretInLog(): void {
-  const log = output.join('');
+  const log = alma.output.join('');
   expect(log, 'the servers logged something').toMatch(/"msg"/);
   const leaked = [...secrets].filter((secret) => log.includes(secret));
   expect(
@@ -133,20 +93,22 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  await Promise.all(children.splice(0).map((alma) => stopProcess(alma.child)));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-afterAll(async () => {
-  await Promise.all(children.map((alma) => stopProcess(alma.child)));
+  await alma?.close();
 });
 
 async function freshServer(): Promise<void> {
-  dataDir = mkdtempSync(join(tmpdir(), 'alma-sessions-fault-'));
-  port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  output.length = 0;
-  await waitHealthy(spawnServer(), output);
+  alma = await restartableAlma('alma-sessions-fault-', {
+    // Nothing here speaks: the server is up (and back) in a second or two.
+    SPEECH_ENGINE: 'none',
+    AUTH_RATE_LIMIT_MAX: '100000',
+    REFRESH_REUSE_GRACE_S: String(GRACE_S),
+    // The flood comes from many addresses: each request names its own (X-Forwarded-For).
+    TRUST_PROXY: 'true',
+    // What production logs (NODE_ENV=production): secrets must stay out of it (W-4).
+    LOG_LEVEL: 'info',
+  });
+  url = alma.url;
+  await alma.start();
 }
 
 describe('sessions under kill -9', () => {
@@ -181,7 +143,7 @@ describe('sessions under kill -9', () => {
       });
       const phoneNow = session(changed);
       // Killed the moment the change is acknowledged: nothing written later may be needed.
-      await killAndRestart();
+      await alma.restart();
       await revoked; // told before the kill (A-12), or the test times out here
 
       // Every token of the ended sign-ins is refused after the restart, with why.
@@ -215,7 +177,7 @@ describe('sessions under kill -9', () => {
       // A reset link in production goes to the outbox only; a provider's callback carries
       // tokens in its query. Neither reaches the log.
       expect((await http('POST', '/auth/forgotpassword', { body: { email } })).status).toBe(200);
-      const outbox = join(dataDir, 'outbox');
+      const outbox = join(alma.dataDir, 'outbox');
       /** The reset token of the mail in the outbox (quoted-printable soft breaks undone). */
       const emailedReset = () => {
         let files: string[] = [];
@@ -250,7 +212,7 @@ describe('sessions under kill -9', () => {
       const signedIn = session(await signIn(user.user.email));
       const first = session(await refresh(signedIn.refreshToken));
       const rotatedAt = Date.now();
-      await killAndRestart();
+      await alma.restart();
       const restartS = (Date.now() - rotatedAt) / 1000;
       if (restartS > GRACE_S - 5)
         throw new Error(
@@ -276,7 +238,7 @@ describe('sessions under kill -9', () => {
       expect(ended.status, "the successor's access token").toBe(401);
       expect(ended.body.error?.code).toBe('session_revoked');
 
-      await killAndRestart();
+      await alma.restart();
       expect((await refresh(first.refreshToken)).status, 'the successor after a restart').toBe(401);
       expect((await me(first.token)).status, "the successor's access token after a restart").toBe(401);
       expect(await handshake(first.token)).not.toBeNull();
@@ -353,7 +315,7 @@ describe('sessions under kill -9', () => {
       expect(elsewhere.body.error?.retryAfterMs ?? 0).toBeLessThanOrEqual(60_000);
 
       // The server dies mid-attack and the attack goes on against the restarted one.
-      await killAndRestart();
+      await alma.restart();
       const after = await flood(2);
       expect(Object.keys(after.statuses).sort()).toEqual(['401', '429']);
       expect(
