@@ -8,6 +8,7 @@ export { createSpeechSynthesizer } from './engines/speech/select.ts';
 export { createBuiltinSynthesizer } from './engines/speech/builtin.ts';
 export { mp3Frames } from './engines/speech/mp3-frames.ts';
 export type { ReplyEngine, ReplyChunk } from './engines/reply/types.ts';
+export { createPacer } from './lib/pace.ts';
 export { processModel } from './avatars/processing/pipeline.ts';
 export {
   CAPABILITY_LABELS,

@@ -52,6 +52,7 @@ io.on('connection', (socket) => {
     ack?.({ ok: true, data: { replyId, sessionId, duplicate: false } });
     emit(ServerEvent.chatTyping, { typing: true });
     let chunkSeq = 0;
+    const started = performance.now();
     const step = (index: number) => {
       emit(ServerEvent.chatDelta, { text: pieces[index] });
       for (const chunk of chunksAfter.get(index) ?? []) {
@@ -65,7 +66,10 @@ io.on('connection', (socket) => {
           words: [],
         });
       }
-      if (index + 1 < pieces.length) setTimeout(() => step(index + 1), delayMs);
+      // Each piece is due `delayMs` after the one before on the reply's own timeline, as Alma's
+      // engines pace them (server/src/lib/pace.ts): a late timer does not push the rest back.
+      if (index + 1 < pieces.length)
+        setTimeout(() => step(index + 1), Math.max(0, started + (index + 1) * delayMs - performance.now()));
       else {
         emit(ServerEvent.chatTyping, { typing: false });
         emit(ServerEvent.chatReply, { reply: reply, clientMessageId: null });

@@ -1,19 +1,21 @@
-import type { ReplyChunk, ReplyEngine } from '@alma/server';
+import { createPacer, type ReplyChunk, type ReplyEngine } from '@alma/server';
 
 /** Splits a reply the way the builtin engine streams it: one word and its spaces per piece. */
 export const piecesOf = (text: string): string[] => text.match(/\S+\s*/g) ?? [];
 
 /**
- * A reply engine that always writes `text`, word by word, `delayMs` apart (the first word at
- * once, as the builtin engine does): every reply alike, so Alma and a baseline stream the same.
+ * A reply engine that always writes `text`, word by word, `delayMs` apart on one timeline (the
+ * first word at once, as the builtin engine does): every reply alike, so Alma and a baseline
+ * stream the same.
  */
 export function scriptedEngine(text: string, delayMs: number): ReplyEngine {
   return {
     name: 'scripted',
     async *stream(request): AsyncIterable<ReplyChunk> {
+      const pacer = createPacer(delayMs);
       for (const [index, piece] of piecesOf(text).entries()) {
         if (request.signal.aborted) return;
-        if (index > 0 && delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        await pacer.wait(index, request.signal);
         yield { type: 'text', text: piece };
       }
     },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { composeReply, createBuiltinReplyEngine, splitIntoPieces } from './builtin.ts';
 import type { ReplyChunk, ReplyRequest } from './types.ts';
 
@@ -79,5 +79,25 @@ describe('builtin reply engine', () => {
     const chunks = await collect(slow.stream(request('Hola')));
     // Lower bound only: timers never fire early, but a busy machine may be slower.
     expect(performance.now() - started).toBeGreaterThanOrEqual((texts(chunks).length - 1) * 4);
+  });
+
+  it('keeps its words on one timeline: a slow consumer does not push every later word back', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const paced = createBuiltinReplyEngine({ tokenDelayMs: 100 });
+      const times: number[] = [];
+      const run = collect(paced.stream(request('¿Qué puedes hacer?')), (chunk) => {
+        if (chunk.type !== 'text') return;
+        times.push(performance.now());
+        // The second word is held 250 ms (a busy event loop): the third and fourth are due by
+        // then and follow at once; the fifth keeps its place, 400 ms after the first.
+        if (times.length === 2) vi.advanceTimersByTime(250);
+      });
+      await vi.runAllTimersAsync();
+      await run;
+      expect(times.slice(0, 5).map((t) => t - times[0]!)).toEqual([0, 100, 350, 350, 400]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

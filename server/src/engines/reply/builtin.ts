@@ -1,6 +1,6 @@
 import { composeReply } from './compose.ts';
 import type { ReplyChunk, ReplyEngine, ReplyRequest } from './types.ts';
-import { abortableSleep } from '../../lib/abortable-sleep.ts';
+import { createPacer } from '../../lib/pace.ts';
 
 export { composeReply, type ComposedReply, type ComposeRequest } from './compose.ts';
 
@@ -11,7 +11,7 @@ export { composeReply, type ComposedReply, type ComposeRequest } from './compose
  * speech) behaves the same with every engine.
  */
 export interface BuiltinReplyOptions {
-  /** Pause between text pieces; 0 streams without waiting (tests). */
+  /** Time between text pieces, on a fixed timeline (lib/pace.ts); 0 streams without waiting (tests). */
   tokenDelayMs: number;
 }
 
@@ -36,12 +36,11 @@ export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEng
       if (reply.gesture) yield { type: 'gesture', gesture: reply.gesture };
 
       const pieces = splitIntoPieces(reply.text);
+      const pacer = createPacer(options.tokenDelayMs);
       for (const [index, piece] of pieces.entries()) {
         if (signal.aborted) return;
-        if (index > 0 && options.tokenDelayMs > 0) {
-          await abortableSleep(options.tokenDelayMs, signal);
-          if (signal.aborted) return;
-        }
+        await pacer.wait(index, signal);
+        if (signal.aborted) return;
         yield { type: 'text', text: piece };
       }
     },
