@@ -64,7 +64,7 @@ import { handshakeHostCheck, securityHeaders } from './plugins/security-headers.
 import { createSocketServer, type AlmaServer } from './realtime/socket-server.ts';
 import { withReplyResend } from './scale/reply-resend.ts';
 import { openScaleOut } from './scale/index.ts';
-import { createDiskBlobStore, type BlobStore } from './storage/blobs.ts';
+import { createBlobStores, type BlobStores } from './storage/blob-stores.ts';
 import { registerVoicesRoutes } from './modules/voices/voices.routes.ts';
 import { createVoicesService, type VoicesService } from './modules/voices/voices.service.ts';
 import type { Storage } from './storage/types.ts';
@@ -82,8 +82,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Defaults to the synthesiser SPEECH_ENGINE names; null: replies without speech. */
   speech?: SpeechSynthesizer | null;
-  /** Defaults to files in DATA_DIR/audio. */
-  audioFiles?: BlobStore;
+  /** Stores to use instead of those the storage decides (`createBlobStores`), by kind. */
+  blobs?: Partial<BlobStores>;
   /** Defaults to the transcriber TRANSCRIBE_ENGINE names; null: voice notes refused. */
   transcriber?: Transcriber | null;
 }
@@ -113,7 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const newId = deps.newId ?? (() => uuidv7());
   const engine = deps.engine ?? createReplyEngine(config);
   const speech = deps.speech === undefined ? createSpeechSynthesizer(config) : deps.speech;
-  const audioFiles = deps.audioFiles ?? createDiskBlobStore(join(config.dataDir, 'audio'));
+  // Users' files: under DATA_DIR, or in MongoDB's GridFS when the storage is MongoDB (M-8).
+  const blobs = { ...createBlobStores(config.dataDir, storage), ...deps.blobs };
+  const audioFiles = blobs.audio;
   const transcriber = deps.transcriber === undefined ? createTranscriber(config) : deps.transcriber;
   const engines = {
     reply: engine.name,
@@ -249,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     log: app.log,
   });
   const users = createUsersService({ users: storage.users, customAvatars: storage.customAvatars });
-  // Custom voices (SPEC.md VU-1…VU-9): samples under DATA_DIR/custom-voices; the slots of
+  // Custom voices (SPEC.md VU-1…VU-9): samples in their blob store; the slots of
   // uploads in progress counted in this process, or across instances in Redis (M-6).
   const slotsIn = (keyPrefix: string) =>
     scale.redis
@@ -265,7 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     slots: voiceSlots,
     users: storage.users,
     voices: storage.customVoices,
-    blobs: createDiskBlobStore(join(config.dataDir, 'custom-voices')),
+    blobs: blobs['custom-voices'],
     // Avatars share the plan's total storage with voices (spec §3).
     otherStorageBytes: async (userId) => (await storage.customAvatars.usage(userId)).bytes,
     // Called per upload, after avatarUploads below exists; counts avatar checks in flight too.
@@ -274,11 +276,13 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     clock,
     log: app.log,
   });
-  // Custom avatars (SPEC.md AU-1…AU-9): uploads and processed models under DATA_DIR/custom-avatars.
+  // Custom avatars (SPEC.md AU-1…AU-9): uploads, models and portraits in their blob store; uploads
+  // arriving and jobs' working copies in this instance's folder under DATA_DIR/custom-avatars.
   const avatarUploads = createAvatarUploadsService({
     avatars: storage.customAvatars,
     users: storage.users,
-    dir: join(config.dataDir, 'custom-avatars'),
+    files: blobs['custom-avatars'],
+    incomingRoot: join(config.dataDir, 'custom-avatars', 'incoming'),
     publisher,
     newId,
     clock,
@@ -390,7 +394,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     },
   });
   // System avatars (AV-1…AV-7): the forge's models and their portraits, made on first request
-  // into DATA_DIR/models.
+  // into DATA_DIR/models — on each instance's own disk: the same forge makes the same bytes (M-8).
   const models = createModelStore(join(config.dataDir, 'models'), forgeInWorker);
   const avatars = createAvatarsService({
     models,

@@ -17,7 +17,7 @@ export interface RunningServer {
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
   /** Tests: dependencies to inject instead of those the configuration names. */
-  overrides: Pick<AppDeps, 'speech' | 'clock' | 'audioFiles' | 'engine'> = {},
+  overrides: Pick<AppDeps, 'speech' | 'clock' | 'blobs' | 'engine'> = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env);
   const storage = await openStorage({

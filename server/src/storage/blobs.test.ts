@@ -2,9 +2,9 @@ import { MongoClient } from 'mongodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDiskBlobStore, type BlobStore } from './blobs.ts';
+import { createDiskBlobStore, createLayeredBlobStore, type BlobStore } from './blobs.ts';
 import { createGridFsBlobStore } from './mongodb/blobs.ts';
 
 async function bytes(stream: Readable): Promise<Buffer> {
@@ -28,6 +28,15 @@ function describeBlobContract(name: string, open: () => Promise<BlobStore>) {
         ...data.slice(10, 20),
       ]);
       expect((await store.list()).map((b) => [b.name, b.size])).toEqual([['reply-1.ogg', 1000]]);
+    });
+
+    it('takes a stream read to its end, and a name with a role (`<id>.portrait.webp`)', async () => {
+      const store = await open();
+      await store.put('avatar-1.portrait.webp', Readable.from([Buffer.from('RIFF'), Buffer.from('WEBP')]));
+      expect((await bytes(store.read('avatar-1.portrait.webp'))).toString()).toBe('RIFFWEBP');
+      expect(await store.list()).toMatchObject([{ name: 'avatar-1.portrait.webp', size: 8 }]);
+      await expect(store.put('a..webp', new Uint8Array([1]))).rejects.toThrow(/invalid blob name/);
+      await expect(store.put('a.b.c.webp', new Uint8Array([1]))).rejects.toThrow(/invalid blob name/);
     });
 
     it('writing a name again replaces it; deleting answers whether there was one', async () => {
@@ -57,10 +66,55 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-describeBlobContract('disk', async () => {
+const diskStore = () => {
   const dir = mkdtempSync(join(tmpdir(), 'alma-blobs-'));
   dirs.push(dir);
   return createDiskBlobStore(join(dir, 'audio'));
+};
+describeBlobContract('disk', async () => diskStore());
+// What `createBlobStores` makes with MongoDB: GridFS over the folder under DATA_DIR (SPEC.md M-8).
+describeBlobContract('layered over an older store', async () =>
+  createLayeredBlobStore(diskStore(), diskStore()),
+);
+
+describe('a layered store keeps what the older store holds (M-8)', () => {
+  const setUp = async () => {
+    const [primary, fallback] = [diskStore(), diskStore()];
+    await fallback.put('old-1.mp3', new Uint8Array([1, 2, 3, 4, 5]));
+    return { primary, fallback, store: createLayeredBlobStore(primary, fallback) };
+  };
+
+  it('reads, describes and lists a blob only the older store has, by range too', async () => {
+    const { store } = await setUp();
+    expect(await store.stat('old-1.mp3')).toMatchObject({ name: 'old-1.mp3', size: 5 });
+    expect([...(await bytes(store.read('old-1.mp3')))]).toEqual([1, 2, 3, 4, 5]);
+    expect([...(await bytes(store.read('old-1.mp3', { start: 1, end: 2 })))]).toEqual([2, 3]);
+    expect((await store.list()).map((b) => b.name)).toEqual(['old-1.mp3']);
+  });
+
+  it('writes to the primary only; its copy of a name wins, listed once', async () => {
+    const { primary, fallback, store } = await setUp();
+    await store.put('old-1.mp3', new Uint8Array([9]));
+    await store.put('new-1.mp3', new Uint8Array([7, 7]));
+    expect(await fallback.stat('new-1.mp3')).toBeNull();
+    expect(await primary.stat('new-1.mp3')).toMatchObject({ size: 2 });
+    expect([...(await bytes(store.read('old-1.mp3')))]).toEqual([9]);
+    expect(await store.stat('old-1.mp3')).toMatchObject({ size: 1 });
+    expect((await store.list()).map((b) => [b.name, b.size]).sort()).toEqual([
+      ['new-1.mp3', 2],
+      ['old-1.mp3', 1],
+    ]);
+  });
+
+  it('deletes from both: an old blob does not come back once deleted', async () => {
+    const { primary, fallback, store } = await setUp();
+    await primary.put('old-1.mp3', new Uint8Array([9]));
+    expect(await store.delete('old-1.mp3')).toBe(true);
+    expect(await primary.stat('old-1.mp3')).toBeNull();
+    expect(await fallback.stat('old-1.mp3')).toBeNull();
+    expect(await store.stat('old-1.mp3')).toBeNull();
+    expect(await store.delete('old-1.mp3')).toBe(false);
+  });
 });
 
 const mongoUri = process.env['MONGODB_URI'];

@@ -1,13 +1,13 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /**
- * Files the server generates and serves (a reply's audio), by name, in one flat namespace per
- * store. One implementation now, on disk (`DATA_DIR/audio`); a GridFS one can follow for
- * instances sharing MongoDB. Names are checked by `isBlobName` before they reach a store, so a
- * path can never leave its folder.
+ * Files the server keeps for its users (reply audio, voice notes, voice samples, custom avatars),
+ * by name, in one flat namespace per store: on disk under DATA_DIR, or in GridFS when the
+ * database is MongoDB (`storage/blob-stores.ts` decides). Names are checked by `isBlobName`
+ * before they reach a store, so a path can never leave its folder.
  */
 export interface BlobInfo {
   name: string;
@@ -17,7 +17,8 @@ export interface BlobInfo {
 }
 
 export interface BlobStore {
-  put(name: string, data: Uint8Array): Promise<void>;
+  /** Writes the whole blob (bytes, or a stream read to its end); readers see the old one until then. */
+  put(name: string, data: Uint8Array | Readable): Promise<void>;
   stat(name: string): Promise<BlobInfo | null>;
   /** Bytes `start`…`end` (inclusive), or the whole blob. */
   read(name: string, range?: { start: number; end: number }): Readable;
@@ -26,8 +27,11 @@ export interface BlobStore {
   list(): Promise<BlobInfo[]>;
 }
 
-/** `<id>.<ext>`: letters, digits, `_` and `-`, one dot, a short lower-case extension. */
-const BLOB_NAME = /^[A-Za-z0-9_-]{1,100}\.[a-z0-9]{2,5}$/;
+/**
+ * `<id>.<ext>` or `<id>.<role>.<ext>` (`avatar-….portrait.webp`): letters, digits, `_` and `-`,
+ * then at most one lower-case role and a short lower-case extension — no slash, no empty part.
+ */
+const BLOB_NAME = /^[A-Za-z0-9_-]{1,100}(\.[a-z]{2,12})?\.[a-z0-9]{2,5}$/;
 
 export const isBlobName = (name: string): boolean => BLOB_NAME.test(name);
 
@@ -46,8 +50,13 @@ export function createDiskBlobStore(dir: string): BlobStore {
       await mkdir(dir, { recursive: true });
       const target = path(name);
       const temp = `${target}.${process.pid}.${Date.now()}.part`;
-      await writeFile(temp, data);
-      await rename(temp, target);
+      try {
+        await writeFile(temp, data);
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
     },
     async stat(name) {
       try {
@@ -83,4 +92,35 @@ export function createDiskBlobStore(dir: string): BlobStore {
     },
   };
   return store;
+}
+
+/**
+ * A store moving to `primary` from `fallback` (SPEC.md M-8: GridFS over the files a deployment
+ * kept under DATA_DIR before it had MongoDB): writes go to the primary; a name the primary lacks
+ * is read from the fallback; deletions, and so the retention sweep, act on both.
+ */
+export function createLayeredBlobStore(primary: BlobStore, fallback: BlobStore): BlobStore {
+  const holder = async (name: string) => ((await primary.stat(name)) ? primary : fallback);
+  return {
+    put: (name, data) => primary.put(name, data),
+    stat: async (name) => (await primary.stat(name)) ?? fallback.stat(name),
+    read(name, range) {
+      checked(name);
+      return Readable.from(
+        (async function* () {
+          yield* (await holder(name)).read(name, range);
+        })(),
+        { objectMode: false },
+      );
+    },
+    async delete(name) {
+      const [inPrimary, inFallback] = await Promise.all([primary.delete(name), fallback.delete(name)]);
+      return inPrimary || inFallback;
+    },
+    async list() {
+      const [newer, older] = await Promise.all([primary.list(), fallback.list()]);
+      const names = new Set(newer.map((info) => info.name));
+      return [...newer, ...older.filter((info) => !names.has(info.name))];
+    },
+  };
 }

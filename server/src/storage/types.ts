@@ -1,4 +1,5 @@
 import type { AvatarUploadStatus, ChatSession, Message, OAuthProvider, Preferences } from '@alma/protocol';
+import type { BlobStore } from './blobs.ts';
 import type {
   ConversationContext,
   CustomAvatarProgress,
@@ -243,6 +244,11 @@ export interface Storage {
   readonly customVoices: CustomVoiceRepository;
   readonly customAvatars: CustomAvatarRepository;
   readonly knownDevices: KnownDeviceRepository;
+  /**
+   * Blobs kept in the database, one bucket per name (GridFS), so instances need no shared disk;
+   * absent for the embedded database, whose files live under DATA_DIR (`blob-stores.ts`).
+   */
+  readonly blobBucket?: (name: string) => BlobStore;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -19,7 +19,7 @@ export interface TestApp extends AlmaApp {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'clock' | 'mailer' | 'logger'> = {},
+  deps: Pick<AppDeps, 'clock' | 'mailer' | 'logger' | 'blobs'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'alma-app-'));
   const config = loadConfig({

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AVATAR_FAILURE_MESSAGES, ERROR_MESSAGES, REEXPORT_HINT, type CustomAvatar } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,6 +7,7 @@ import { buildTestApp, json, type TestApp, registrationBody } from '../../test-s
 import { notGlb, REAL_WORLD_VARIANTS, TEST_MODELS } from '../../test-support/glb-models.ts';
 import { outOfRangeIndices } from '../../test-support/hostile-glb.ts';
 import { multipartBody } from '../../test-support/multipart.ts';
+import { createDiskBlobStore } from '../../storage/blobs.ts';
 
 /** The files left under a folder, whatever the subfolder (each instance has its own: M-7). */
 const filesUnder = (path: string) =>
@@ -16,12 +18,15 @@ const filesUnder = (path: string) =>
 /**
  * Custom avatar uploads over REST (SPEC.md AU-1…AU-9) with the generated test models of issue
  * #7: each real-world shape gets its status, score and report; broken files get the spec's
- * message and leave nothing stored. Processing runs on real worker threads.
+ * message and leave nothing stored. Processing runs on real worker threads. The avatars' files
+ * are kept in a blob store of their own, in a folder outside DATA_DIR (SPEC.md M-8): every route
+ * here serves what that store holds, and only uploads arriving stay under DATA_DIR.
  */
 // Every job runs on a real worker thread: on a busy 2-core machine one takes up to a minute.
 vi.setConfig({ testTimeout: 180_000 });
 
 let t: TestApp;
+/** The avatars' blob store's folder. */
 let dir: string;
 
 interface Account {
@@ -73,14 +78,19 @@ async function settled(who: Account, id: string): Promise<CustomAvatar> {
 }
 
 /** Files of finished avatars only: nothing half-received, nothing orphaned. */
-const files = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f !== 'incoming') : []);
-const incoming = () => (existsSync(join(dir, 'incoming')) ? filesUnder(join(dir, 'incoming')) : []);
+const files = () => (existsSync(dir) ? readdirSync(dir) : []);
+/** This instance's local folders: uploads arriving and jobs' working copies, nothing else. */
+const local = () => join(t.dataDir, 'custom-avatars');
+const incoming = () => (existsSync(join(local(), 'incoming')) ? filesUnder(join(local(), 'incoming')) : []);
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  dir = join(t.dataDir, 'custom-avatars');
+  dir = mkdtempSync(join(tmpdir(), 'alma-avatar-store-'));
+  t = await buildTestApp({}, { blobs: { 'custom-avatars': createDiskBlobStore(dir) } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('uploading real-world model shapes (AU-1, AU-3)', () => {
   const expected = {
@@ -130,6 +140,10 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
       expect(model.headers['content-type']).toBe('model/gltf-binary');
       expect(model.rawPayload.subarray(0, 4).toString('ascii')).toBe('glTF');
       expect(model.rawPayload.length).toBe(done.processedSize);
+      // Served from the store, which holds the model; DATA_DIR keeps only its empty local folders.
+      expect(model.rawPayload).toEqual(readFileSync(join(dir, `${created.id}.glb`)));
+      expect(readdirSync(local())).toEqual(['incoming']);
+      expect(incoming()).toEqual([]);
       expect((await get(who, done.modelUrl ?? '', 'HEAD')).statusCode).toBe(200);
       // Its portrait for the picker (AV-7), its owner's alone; a flat disc has no face to draw.
       expect(done.portraitUrl).toBe(`/api/upload/avatar/${created.id}/portrait`);
@@ -140,7 +154,7 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
         expect(portrait.headers['content-type']).toBe('image/webp');
         expect(portrait.headers['cache-control']).toBe('private, max-age=31536000, immutable');
         expect(portrait.rawPayload.subarray(8, 12).toString('ascii')).toBe('WEBP');
-        expect(files()).toContain(`${created.id}.portrait.webp`);
+        expect(portrait.rawPayload).toEqual(readFileSync(join(dir, `${created.id}.portrait.webp`)));
       }
       // Only the optimised model stays; the upload as received is gone.
       expect(files()).toContain(`${created.id}.glb`);

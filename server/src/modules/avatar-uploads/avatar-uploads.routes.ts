@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import multipart from '@fastify/multipart';
 import {
   AVATAR_UPLOAD_MAX_BYTES,
@@ -209,7 +208,7 @@ export async function registerAvatarUploadRoutes(
           .header('content-length', file.size)
           .header('cache-control', headers.cache)
           .header('x-content-type-options', 'nosniff');
-        return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(file.path));
+        return request.method === 'HEAD' ? reply.send() : reply.send(file.read());
       },
     });
   ownFile(

@@ -1,5 +1,8 @@
-import { readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AVATAR_FAILURE_CODES,
   AVATAR_UPLOAD_MAX_BYTES,
@@ -22,6 +25,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
 import type {
   CustomAvatarProgress,
   CustomAvatarRecord,
@@ -41,16 +45,19 @@ import { createUploadSlots, type AvatarSlotSets } from './slots.ts';
  * `commit`), so a refused request stores nothing. A fair queue runs jobs and compatibility checks
  * on a small pool of worker threads (one per user at a time), storing every step and pushing it as
  * `upload:progress` to the owner's sockets (on any instance). Which instance runs a job is the
- * job board's choice (this one alone, or any through Redis: SPEC.md M-7). Files live in one folder:
- * `<id>.upload.glb` while queued or processing, `<id>.glb` once optimised, and
- * `incoming/<instance>/` for uploads still arriving.
+ * job board's choice (this one alone, or any through Redis: SPEC.md M-7). The avatars' files are
+ * blobs (SPEC.md AU-2, M-8): `<id>.upload.glb` while queued or processing, `<id>.glb` and
+ * `<id>.portrait.webp` once done. Only this instance's folder `incoming/<instance>/` is local:
+ * uploads still arriving, and each running job's working copies (`<id>/`).
  */
 
 export interface AvatarUploadsDeps {
   avatars: CustomAvatarRepository;
   users: Pick<UserRepository, 'findById'>;
-  /** DATA_DIR/custom-avatars. */
-  dir: string;
+  /** Where the avatars' uploads, models and portraits are kept. */
+  files: BlobStore;
+  /** DATA_DIR/custom-avatars/incoming: each instance's local folder (`incoming/<instance>`). */
+  incomingRoot: string;
   publisher: Publisher;
   newId: IdGenerator;
   clock: Clock;
@@ -79,6 +86,12 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
+/** A model or portrait to serve: its size, and its bytes when asked. */
+export interface StoredFile {
+  size: number;
+  read: () => Readable;
+}
+
 /** A first guess shown while processing: a few seconds plus ~1 s per 2 MB (updated by experience). */
 const estimateMs = (bytes: number) => 3000 + Math.round(bytes / 2000);
 
@@ -89,7 +102,7 @@ const failureCode = (error: unknown): AvatarFailureCode =>
     : 'processing_failed';
 
 export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
-  const { avatars, dir, publisher, log } = deps;
+  const { avatars, files, publisher, log } = deps;
   const queue = createFairQueue({ workers: Math.max(1, deps.workers ?? 2) });
   const slots = createUploadSlots(async (userId) => {
     const [used, other] = await Promise.all([
@@ -104,7 +117,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     run: (job, signal) => runJob(job, signal),
     listUnfinished: () => avatars.listUnfinished(),
     takeOver,
-    incomingRoot: join(dir, 'incoming'),
+    incomingRoot: deps.incomingRoot,
     instanceId: deps.instanceId ?? 'local',
   };
   const board = (deps.board ?? createLocalJobBoard)(boardDeps);
@@ -130,7 +143,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     return record;
   }
 
-  const removeQuietly = (file: string) => unlink(join(dir, file)).catch(() => undefined);
+  const removeQuietly = (file: string) => files.delete(file).catch(() => false);
   /** What processing writes for an avatar: its model and its portrait (AV-7). */
   const removeOutputs = async (id: string) => {
     await removeQuietly(modelFileOf(id));
@@ -223,7 +236,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       error: null,
       completedAt: null,
     };
-    await rename(received.path, join(dir, uploadFileOf(id)));
+    await files.put(uploadFileOf(id), createReadStream(received.path));
     try {
       await avatars.insert(record);
     } catch (error) {
@@ -248,15 +261,15 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       const limits = await limitsOf(userId).catch(() => PLAN_TABLE.free.limits);
       let result: JobResult;
       try {
-        result = await runProcessingJob({
-          inputPath: join(dir, uploadFileOf(id)),
-          outputPath: join(dir, modelFileOf(id)),
-          portraitPath: join(dir, portraitFileOf(id)),
-          timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
-          cpuBudgetMs: cpuBudgetFor(size),
-          signal,
-          onStep: (step, progress) => void put({ step, progress }, ['processing']),
-        });
+        result = await processStored(id, (work) =>
+          runProcessingJob({
+            ...work,
+            timeoutMs: deps.processingTimeoutMs ?? limits.maxProcessingTime,
+            cpuBudgetMs: cpuBudgetFor(size),
+            signal,
+            onStep: (step, progress) => void put({ step, progress }, ['processing']),
+          }),
+        );
       } catch (error) {
         await removeOutputs(id);
         if (error instanceof JobFailure && error.code === 'cancelled') return; // cancel() recorded it
@@ -297,6 +310,32 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     }
   }
 
+  /**
+   * Runs `job` on local copies in this instance's folder — the stored upload in, the model and
+   * portrait out — and puts what it made into the store; the copies go either way.
+   */
+  async function processStored(
+    id: string,
+    job: (paths: { inputPath: string; outputPath: string; portraitPath: string }) => Promise<JobResult>,
+  ): Promise<JobResult> {
+    const work = join(board.incoming, id);
+    const local = (file: string) => join(work, file);
+    await mkdir(work, { recursive: true });
+    try {
+      await pipeline(files.read(uploadFileOf(id)), createWriteStream(local(uploadFileOf(id))));
+      const result = await job({
+        inputPath: local(uploadFileOf(id)),
+        outputPath: local(modelFileOf(id)),
+        portraitPath: local(portraitFileOf(id)),
+      });
+      await files.put(modelFileOf(id), createReadStream(local(modelFileOf(id))));
+      if (result.portrait) await files.put(portraitFileOf(id), createReadStream(local(portraitFileOf(id))));
+      return result;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
   async function owned(userId: string, id: string): Promise<CustomAvatarRecord> {
     const record = isCustomAvatarId(id) ? await avatars.find(userId, id) : null;
     // Another user's avatar reads as missing (AU-6): nothing tells them it exists.
@@ -329,22 +368,24 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     await removeOutputs(id);
   }
 
+  /** A stored file as the routes serve it; null when there is none. */
+  async function storedFile(name: string): Promise<StoredFile | null> {
+    const info = await files.stat(name);
+    return info ? { size: info.size, read: () => files.read(name) } : null;
+  }
+
   /** The optimised model, for its owner; null when it is not ready. */
-  async function model(userId: string, id: string): Promise<{ path: string; size: number } | null> {
+  async function model(userId: string, id: string): Promise<StoredFile | null> {
     const record = await owned(userId, id);
     if (record.status !== 'completed' || !record.modelFile) return null;
-    const path = join(dir, record.modelFile);
-    const info = await stat(path).catch(() => null);
-    return info ? { path, size: info.size } : null;
+    return storedFile(record.modelFile);
   }
 
   /** The portrait drawn by processing (AV-7), for its owner; null when there is none. */
-  async function portrait(userId: string, id: string): Promise<{ path: string; size: number } | null> {
+  async function portrait(userId: string, id: string): Promise<StoredFile | null> {
     const record = await owned(userId, id);
     if (record.status !== 'completed') return null;
-    const path = join(dir, portraitFileOf(record.id));
-    const info = await stat(path).catch(() => null);
-    return info ? { path, size: info.size } : null;
+    return storedFile(portraitFileOf(record.id));
   }
 
   /**
@@ -434,8 +475,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
    */
   async function takeOver(record: CustomAvatarRecord): Promise<AvatarJob | null> {
     await removeOutputs(record.id);
-    const files = new Set(await readdir(dir).catch(() => [] as string[]));
-    if (record.uploadFile && files.has(record.uploadFile)) {
+    if (record.uploadFile && (await files.stat(record.uploadFile))) {
       const reset = await avatars.update(
         record.userId,
         record.id,

@@ -1,5 +1,6 @@
 import { GridFSBucket, type Db } from 'mongodb';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { checked, type BlobInfo, type BlobStore } from '../blobs.ts';
 
 /**
@@ -23,11 +24,11 @@ export function createGridFsBlobStore(db: Db, bucketName: string): BlobStore {
   return {
     async put(name, data) {
       const upload = bucket.openUploadStream(checked(name));
-      await new Promise<void>((resolve, reject) => {
-        upload.once('finish', () => resolve());
-        upload.once('error', reject);
-        upload.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      });
+      const source =
+        data instanceof Uint8Array
+          ? Readable.from([Buffer.from(data.buffer, data.byteOffset, data.byteLength)])
+          : data;
+      await pipeline(source, upload);
       for (const older of await files(name)) {
         if (!older._id.equals(upload.id)) await bucket.delete(older._id).catch(() => undefined);
       }

@@ -1,5 +1,6 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Storage } from '../types.ts';
+import { createGridFsBlobStore } from './blobs.ts';
 import { createCustomAvatarRepository, type CustomAvatarDocument } from './custom-avatars.ts';
 import { createCustomVoiceRepository, type CustomVoiceDocument } from './custom-voices.ts';
 import { createIdentityRepository, type IdentityDocument } from './identities.ts';
@@ -72,7 +73,14 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
     await client.close();
     throw error;
   }
+  return mongoStorageOf(client, db);
+}
 
+/**
+ * The repositories and blob buckets over `db`, without connecting (the driver connects on the
+ * first operation): `openMongoStorage` connects and indexes first.
+ */
+export function mongoStorageOf(client: MongoClient, db: Db): Storage {
   const messages = db.collection<MessageDocument>('messages');
   let closed = false;
   return {
@@ -87,6 +95,7 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
     customVoices: createCustomVoiceRepository(db.collection<CustomVoiceDocument>('customVoices')),
     customAvatars: createCustomAvatarRepository(db.collection<CustomAvatarDocument>('customAvatars')),
     knownDevices: createKnownDeviceRepository(db.collection<KnownDeviceDocument>('knownDevices')),
+    blobBucket: (name) => createGridFsBlobStore(db, name),
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;
