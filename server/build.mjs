@@ -1,5 +1,5 @@
 // Bundles the server (and the protocol package it imports as TypeScript source) into one ESM file,
-// plus the worker threads it starts (avatar processing, avatar forge, portraits, speech; src/lib/worker-thread.ts).
+// plus the worker threads it starts (avatar processing, avatar forge, portraits, speech, voice analysis; src/lib/worker-thread.ts).
 // Dependencies stay external: they are installed beside it.
 import { build } from 'esbuild';
 
@@ -10,6 +10,7 @@ await build({
     'forge-worker': 'src/avatars/forge/worker.ts',
     'portrait-worker': 'src/avatars/portrait/worker.ts',
     'speech-worker': 'src/engines/speech/speech-worker.ts',
+    'voice-analysis-worker': 'src/modules/voice-uploads/analysis-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

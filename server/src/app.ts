@@ -45,6 +45,7 @@ import { createAvatarUploadsService } from './modules/avatar-uploads/avatar-uplo
 import { registerAvatarUploadRoutes } from './modules/avatar-uploads/avatar-uploads.routes.ts';
 import { registerVoiceUploadRoutes } from './modules/voice-uploads/voice-uploads.routes.ts';
 import { createVoiceUploadsService } from './modules/voice-uploads/voice-uploads.service.ts';
+import { createRedisAnalysisQueue } from './modules/voice-uploads/analysis-jobs.redis.ts';
 import { createMemoryUploadSlots, createRedisUploadSlots } from './modules/voice-uploads/upload-slots.ts';
 import { NO_UPLOADS } from './modules/plans/subscription-limits.ts';
 import { createVoiceNotesService } from './modules/voice-notes/voice-notes.service.ts';
@@ -180,8 +181,8 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     engines,
     capabilities,
     startedAt,
-    // Read per request, once the service below exists.
-    avatarJobs: () => ({ instance: instanceId, running: avatarUploads.running() }),
+    // Read per request, once the services below exist.
+    queues: { avatarJobs: () => avatarUploads.jobs(), voiceJobs: () => voiceUploads.jobs() },
   });
   const serverStatus = () => ({
     status: monitor.current().status,
@@ -265,6 +266,12 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const voiceSlots = slotsIn('alma:upload-slots:');
   const voiceUploads = createVoiceUploadsService({
     slots: voiceSlots,
+    workers: config.voiceJobWorkers,
+    instanceId,
+    // With Redis any instance's workers analyse the samples (M-9).
+    analysisQueue: redis
+      ? (deps) => createRedisAnalysisQueue({ ...deps, redis, leaseMs: config.instanceLeaseMs, log: app.log })
+      : undefined,
     users: storage.users,
     voices: storage.customVoices,
     blobs: blobs['custom-voices'],
@@ -436,6 +443,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const stopRetention = audio.startRetention(config.audioCleanupIntervalMin);
 
   await avatarUploads.recover();
+  await voiceUploads.start();
   // Every connected client hears of a status change at once (SPEC.md H-2), not only on connect.
   // Each instance reports its own health to its own sockets (local: not through the adapter).
   monitor.onChange(() => io.local.emit(ServerEvent.serverStatus, serverStatus()));
@@ -444,6 +452,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     monitor.stop();
     stopRetention();
     await avatarUploads.close();
+    await voiceUploads.close();
     await replies.drain(config.shutdownGraceMs);
     await account.idle();
     // Each connection is closed after its buffered events (the replies just finished) drain —

@@ -132,6 +132,9 @@ const EnvSchema = z.object({
   AUDIO_CLEANUP_INTERVAL_MIN: intFrom(1, 7 * 24 * 60).default(60),
   // Custom avatar processing (protocol/SPEC.md AU-3): worker threads per instance, shared fairly.
   AVATAR_WORKERS: intFrom(1, 8).default(2),
+  // Voice sample analysis (protocol/SPEC.md M-9): worker threads per instance; 0 with REDIS_URL
+  // leaves this instance's uploads to the others' workers.
+  VOICE_JOB_WORKERS: intFrom(0, 8).default(1),
 });
 
 type Env = z.output<typeof EnvSchema>;
@@ -237,6 +240,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     audioCleanupIntervalMin: e.AUDIO_CLEANUP_INTERVAL_MIN,
     /** Worker threads processing custom avatars at once. */
     avatarWorkers: e.AVATAR_WORKERS,
+    /** Worker threads analysing voice samples at once; 0 runs none here (with Redis; else 1). */
+    voiceJobWorkers: e.VOICE_JOB_WORKERS,
   };
 });
 

@@ -41,6 +41,24 @@ export const HealthCheckResultSchema = z.object({
   detail: z.string().optional(),
 });
 
+/**
+ * A job queue as one instance sees it (SPEC.md H-1, M-7, M-9): avatar processing, voice analysis.
+ * With several instances, where each job runs and how many wait for any instance's worker.
+ */
+export const JobQueueStateSchema = z.object({
+  /** This instance's id among the instances (new at each start). */
+  instance: z.string(),
+  /** Jobs this instance runs at once (its worker threads); 0: it leaves them to the others. */
+  workers: z.number().int().nonnegative(),
+  /** The ids of the jobs running on this instance now. */
+  running: z.array(z.string()),
+  /** Jobs queued and not yet running, on every instance (the shared queue). */
+  waiting: z.number().int().nonnegative(),
+  /** Jobs this instance's workers have run to their end since it started. */
+  finished: z.number().int().nonnegative(),
+});
+export type JobQueueState = z.infer<typeof JobQueueStateSchema>;
+
 export const HealthSchema = z.object({
   status: ServerStatusSchema,
   version: z.string(),
@@ -54,11 +72,10 @@ export const HealthSchema = z.object({
    */
   checks: z.array(HealthCheckResultSchema).default([]),
   capabilities: z.array(CapabilitySchema).default([]),
-  /**
-   * This instance and the avatar jobs its workers run now (SPEC.md M-7): with several instances,
-   * where a job runs. Absent from an older server.
-   */
-  avatarJobs: z.object({ instance: z.string(), running: z.array(z.string()) }).optional(),
+  /** The avatar jobs' queue (SPEC.md M-7). Absent from an older server. */
+  avatarJobs: JobQueueStateSchema.optional(),
+  /** The voice analysis jobs' queue (SPEC.md M-9). Absent from an older server. */
+  voiceJobs: JobQueueStateSchema.optional(),
 });
 export type Health = z.infer<typeof HealthSchema>;
 

@@ -6,3 +6,4 @@
 export { createFakeSynthesizer, type FakeSynthesizerOptions } from './speech.ts';
 export { REAL_WORLD_VARIANTS, TEST_MODELS, buildRiggedModel, malformedGlb, notGlb } from './glb-models.ts';
 export { decodeImage } from './raster-image.ts';
+export { mp3Of, oggOpusOf, tone, wavOf } from './voice-samples.ts';

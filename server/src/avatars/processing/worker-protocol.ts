@@ -1,7 +1,6 @@
-import type { ModelFinding } from '@alma/protocol';
-import type { ProcessingError, ProcessingResult, ProcessingStep } from './pipeline.ts';
+import type { ProcessingResult, ProcessingStep } from './pipeline.ts';
 
-/** Messages between run-job.ts and worker.ts. */
+/** What run-job.ts and worker.ts exchange, besides lib/worker-job.ts's messages. */
 export interface WorkerInput {
   inputPath: string;
   /** Null: only analyse (the compatibility check); nothing is written. */
@@ -12,14 +11,4 @@ export interface WorkerInput {
 
 export type JobResult = Omit<ProcessingResult, 'model' | 'portrait'> & { portrait: boolean };
 
-export type WorkerMessage =
-  /** First message: the thread's kernel id, for its CPU time (thread-cpu.ts); null off Linux. */
-  | { type: 'thread'; threadId: number | null }
-  | { type: 'step'; step: ProcessingStep; progress: number }
-  | { type: 'done'; result: JobResult }
-  | {
-      type: 'error';
-      code: ProcessingError['code'] | 'processing_failed';
-      message: string;
-      findings: ModelFinding[];
-    };
+export type WorkerStep = { type: 'step'; step: ProcessingStep; progress: number };

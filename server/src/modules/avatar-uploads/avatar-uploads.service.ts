@@ -14,6 +14,7 @@ import {
   type AvatarFailureCode,
   type AvatarUploadFieldsSchema,
   type CustomAvatar,
+  type JobQueueState,
   type Language,
   type PlanLimits,
 } from '@alma/protocol';
@@ -33,7 +34,7 @@ import type {
   UserRepository,
 } from '../../storage/types.ts';
 import { modelFileOf, portraitFileOf, progressOf, toCustomAvatar, uploadFileOf } from './custom-avatar.ts';
-import { createFairQueue } from './fair-queue.ts';
+import { createFairQueue } from '../../lib/fair-queue.ts';
 import { checkReceivedGlb, receiveFile, refusal, type IncomingFile, type ReceivedFile } from './receive.ts';
 import { createLocalJobBoard, jobOf, type AvatarJob, type JobBoard, type JobBoardDeps } from './job-board.ts';
 import { createUploadSlots, type AvatarSlotSets } from './slots.ts';
@@ -528,8 +529,14 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
     },
     /** Jobs and checks queued or running on this instance (tests wait for it to drain). */
     pending: () => queue.size(),
-    /** The avatar jobs running on this instance now (`/health`, M-7). */
-    running: () => board.running(),
+    /** The avatar jobs' queue as this instance sees it (`/health`, M-7). */
+    jobs: async (): Promise<JobQueueState> => ({
+      instance: boardDeps.instanceId,
+      workers: queue.workers,
+      running: board.running(),
+      waiting: (await avatars.listUnfinished()).filter((r) => r.status === 'pending').length,
+      finished: board.finished(),
+    }),
   };
 }
 

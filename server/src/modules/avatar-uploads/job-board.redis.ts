@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../../lib/logger.ts';
-import { createLocalRunner, jobOf, type AvatarJob, type JobBoard, type JobBoardDeps } from './job-board.ts';
+import { createLocalRunner, createPuller } from '../../lib/fair-queue.ts';
+import { jobOf, type AvatarJob, type JobBoard, type JobBoardDeps } from './job-board.ts';
 
 /**
  * Avatar jobs shared by instances through Redis (REDIS_URL; SPEC.md M-7). The queue is the
@@ -103,30 +104,16 @@ export function createRedisJobBoard(options: RedisJobBoardOptions): JobBoard {
     await publish({ kind: 'wake' });
   }
 
-  /** Fills this instance's free workers from the shared queue; one pass at a time. */
-  let pulling: Promise<void> | null = null;
-  let again = false;
-  function pull(): void {
-    if (closed) return;
-    if (pulling) {
-      again = true;
-      return;
-    }
-    pulling = (async () => {
-      do {
-        again = false;
-        while (!closed && options.queue.size() < options.workers) {
-          const job = await claimNext();
-          if (!job) break;
-          runner.enqueue(job, () => void finished(job).finally(pull));
-        }
-      } while (again && !closed);
-    })()
-      .catch((e: unknown) => warn(e, 'taking a job'))
-      .finally(() => {
-        pulling = null;
-      });
-  }
+  /** Fills this instance's free workers from the shared queue. */
+  const pull = createPuller({
+    free: () => !closed && options.queue.size() < options.workers,
+    take: async () => {
+      const job = await claimNext();
+      if (job) runner.enqueue(job, () => void finished(job).finally(pull));
+      return job !== null;
+    },
+    onError: (e: unknown) => warn(e, 'taking a job'),
+  });
 
   /** Takes back the jobs whose lease has been gone for a whole term (their instance died). */
   async function reap(): Promise<void> {
@@ -173,6 +160,7 @@ export function createRedisJobBoard(options: RedisJobBoardOptions): JobBoard {
       void publish({ kind: 'wake' });
     },
     running: () => [...runner.running.keys()],
+    finished: runner.finished,
     async stop(id) {
       runner.stop(id);
       await publish({ kind: 'stop', id });

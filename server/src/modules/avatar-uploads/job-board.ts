@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CustomAvatarRecord } from '../../storage/types.ts';
-import type { FairQueue } from './fair-queue.ts';
+import { createLocalRunner, type FairQueue } from '../../lib/fair-queue.ts';
 
 /**
  * Where avatar jobs wait and who runs them (SPEC.md AU-3, AU-8, M-7). A job is a custom avatar
@@ -31,6 +31,8 @@ export interface JobBoard {
   recover(): Promise<void>;
   /** The jobs running on this instance now. */
   running(): string[];
+  /** Jobs this instance's workers have run to their end since start. */
+  finished(): number;
   /** Stops taking jobs and stops the ones running here (shutdown). */
   close(): Promise<void>;
 }
@@ -58,38 +60,6 @@ export const jobOf = (record: CustomAvatarRecord): AvatarJob => ({
   size: record.originalSize,
 });
 
-/** Runs jobs on this instance's queue, each with its own abort controller. */
-export function createLocalRunner(deps: Pick<JobBoardDeps, 'queue' | 'run'>) {
-  const running = new Map<string, AbortController>();
-  return {
-    running,
-    enqueue(job: AvatarJob, after?: () => void): void {
-      deps.queue.enqueue({
-        id: job.id,
-        userId: job.userId,
-        run: async () => {
-          const controller = new AbortController();
-          running.set(job.id, controller);
-          try {
-            await deps.run(job, controller.signal);
-          } finally {
-            running.delete(job.id);
-            after?.();
-          }
-        },
-      });
-    },
-    /** Takes a job out of this queue, or aborts it if it runs here. */
-    stop(id: string): void {
-      deps.queue.remove(id);
-      running.get(id)?.abort();
-    },
-    abortAll(): void {
-      for (const controller of running.values()) controller.abort();
-    },
-  };
-}
-
 /** One process: every job runs here, and after a restart every unfinished job is this one's. */
 export function createLocalJobBoard(deps: JobBoardDeps): JobBoard {
   const runner = createLocalRunner(deps);
@@ -98,6 +68,7 @@ export function createLocalJobBoard(deps: JobBoardDeps): JobBoard {
     add: (job) => runner.enqueue(job),
     stop: async (id) => runner.stop(id),
     running: () => [...runner.running.keys()],
+    finished: runner.finished,
     async recover() {
       // Only this process writes here: whatever is left was cut off by a restart.
       await rm(deps.incomingRoot, { recursive: true, force: true });

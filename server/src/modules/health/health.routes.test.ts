@@ -22,6 +22,15 @@ describe('GET /health', () => {
     expect(health.engines.reply).toBe('builtin');
   });
 
+  it('H-1 M-7 M-9 reports each job queue: this instance, its workers, what runs here and what waits', async () => {
+    const health = HealthSchema.parse(json(await t.app.inject({ method: 'GET', url: '/health' })));
+    const idle = { running: [], waiting: 0, finished: 0 };
+    expect(health.avatarJobs).toMatchObject({ workers: 2, ...idle });
+    expect(health.voiceJobs).toMatchObject({ workers: 1, ...idle });
+    // One instance id for both queues: the instance's own (M-5's leases name it the same way).
+    expect(health.voiceJobs?.instance).toBe(health.avatarJobs?.instance);
+  });
+
   it('reports degraded when the database does not answer', async () => {
     const ping = t.storage.ping.bind(t.storage);
     t.storage.ping = async () => false; // the database is unreachable: a test double at that boundary

@@ -1,4 +1,11 @@
-import { APP_VERSION, PROTOCOL_VERSION, routes, type Capability, type Health } from '@alma/protocol';
+import {
+  APP_VERSION,
+  PROTOCOL_VERSION,
+  routes,
+  type Capability,
+  type Health,
+  type JobQueueState,
+} from '@alma/protocol';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../http/register-route.ts';
 import type { Storage } from '../../storage/types.ts';
@@ -10,14 +17,22 @@ export interface HealthDeps {
   engines: Health['engines'];
   capabilities: Capability[];
   startedAt: number;
-  /** This instance and the avatar jobs running here (SPEC.md M-7). */
-  avatarJobs?: () => NonNullable<Health['avatarJobs']>;
+  /** The job queues as this instance sees them (SPEC.md M-7, M-9). */
+  queues?: { avatarJobs: () => Promise<JobQueueState>; voiceJobs: () => Promise<JobQueueState> };
 }
+
+/** A queue's state, or nothing when it cannot be read now (its store is away: `checks` says so). */
+const stateOf = (read: (() => Promise<JobQueueState>) | undefined) =>
+  read ? read().catch(() => undefined) : undefined;
 
 /** `/health` (SPEC.md H-1, H-3): runs the monitor's checks now, so the answer is never stale. */
 export function createHealthCheck(deps: HealthDeps): () => Promise<Health> {
   return async () => {
-    const { status, checks } = await deps.monitor.check();
+    const [{ status, checks }, avatarJobs, voiceJobs] = await Promise.all([
+      deps.monitor.check(),
+      stateOf(deps.queues?.avatarJobs),
+      stateOf(deps.queues?.voiceJobs),
+    ]);
     return {
       status,
       version: APP_VERSION,
@@ -27,7 +42,8 @@ export function createHealthCheck(deps: HealthDeps): () => Promise<Health> {
       engines: deps.engines,
       checks,
       capabilities: deps.capabilities,
-      avatarJobs: deps.avatarJobs?.(),
+      avatarJobs,
+      voiceJobs,
     };
   };
 }

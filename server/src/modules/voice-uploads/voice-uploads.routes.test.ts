@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERROR_MESSAGES, FIELD_MESSAGES, routes, type CustomVoice } from '@alma/protocol';
+import { ERROR_MESSAGES, FIELD_MESSAGES, HealthSchema, routes, type CustomVoice } from '@alma/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type AlmaApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -120,9 +120,16 @@ describe('VU-2 formats by content', () => {
     who = await register('enterprise');
   });
 
+  /** The analyses this server's workers finished (`/health`, M-9). */
+  const analysed = async () =>
+    HealthSchema.parse(json(await app.inject({ method: 'GET', url: '/health' }))).voiceJobs?.finished ?? NaN;
+
   const accepted = async (key: Sample, name: string, format: CustomVoice['format']) => {
+    const before = await analysed();
     const res = await upload(who, name, files[key]);
     expect(res.statusCode, res.body).toBe(201);
+    // VU-1, M-9: analysed as a job by this process's worker (no REDIS_URL), once.
+    expect(await analysed()).toBe(before + 1);
     const body = routes.voiceUploads.upload.response.parse(json(res));
     const voice = body.voice;
     expect(voice).toMatchObject({

@@ -18,8 +18,14 @@ import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository, UserRepository } from '../../storage/types.ts';
-import { analyseVoice, deriveVoice } from './analysis.ts';
-import { decodeSample, sampleFormat } from './sample-audio.ts';
+import {
+  analyseOnWorker,
+  createLocalAnalysisQueue,
+  type AnalysisQueue,
+  type AnalysisQueueDeps,
+} from './analysis-jobs.ts';
+import { deriveVoice } from './analysis.ts';
+import { sampleFormat } from './sample-audio.ts';
 import { createMemoryUploadSlots, type UploadSlots } from './upload-slots.ts';
 
 export interface VoiceUploadsDeps {
@@ -41,7 +47,18 @@ export interface VoiceUploadsDeps {
   otherProcessingUploads?: (userId: string) => Promise<number>;
   /** Where the slots of uploads in progress are counted; default: this process (no REDIS_URL). */
   slots?: UploadSlots;
+  /** Analyses run at once on this instance (VOICE_JOB_WORKERS); default 1. */
+  workers?: number;
+  /** This process among instances (its analysis jobs' lease). */
+  instanceId?: string;
+  /** Where analyses wait and who runs them; default: this process alone (M-9). */
+  analysisQueue?: (deps: AnalysisQueueDeps) => AnalysisQueue;
+  /** How long an upload waits for its analysis, queue included; default VOICE_ANALYSIS_LIMIT_MS. */
+  analysisLimitMs?: number;
 }
+
+/** How long an upload waits for its analysis (VU-1): a sample analyses in about a second. */
+export const VOICE_ANALYSIS_LIMIT_MS = 60_000;
 
 export interface VoiceUploadInput {
   data: Uint8Array;
@@ -85,6 +102,26 @@ const WARNING_TEXT: Record<Language, Record<VoiceAnalysis['warnings'][number] | 
 export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
   const { voices, blobs } = deps;
   const slots = deps.slots ?? createMemoryUploadSlots();
+
+  async function readSample(file: string): Promise<Uint8Array> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of blobs.read(file)) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+
+  // VU-3, M-9: each analysis is a job on a worker thread, here or on any instance.
+  const analyses = (deps.analysisQueue ?? createLocalAnalysisQueue)({
+    instanceId: deps.instanceId ?? 'local',
+    workers: deps.workers ?? 1,
+    run: async (job, limitMs, signal) => {
+      const data = await readSample(job.file).catch(() => null);
+      if (!data) return { ok: false, code: 'server_error', detail: `sample ${job.file} not found` };
+      return analyseOnWorker(data, { ffmpeg: deps.ffmpeg, timeoutMs: limitMs, signal });
+    },
+    discard: async (job) => {
+      await blobs.delete(job.file).catch(() => false);
+    },
+  });
 
   function toCustomVoice(record: CustomVoiceRecord): CustomVoice {
     return {
@@ -131,8 +168,9 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
 
   /**
    * The plan checks of spec §5 in its order — feature, count, file size, total storage — then
-   * the content: sniffed format (VU-2), an audio file name, the whole structure, decoding and
-   * analysis (VU-3). Only then is anything stored; a failure of the record removes the blob.
+   * the content: sniffed format (VU-2) and an audio file name. The sample is then stored and its
+   * analysis queued (the whole structure, decoding and measures: VU-3, M-9); the voice is recorded
+   * once the outcome is back. A refusal, a failure or the limit passing removes the sample.
    */
   async function upload(
     userId: string,
@@ -157,11 +195,33 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
       throw new AppError('voice_format_invalid', { detail: 'content is not WAV, MP3, M4A or OGG' });
     if (!hasVoiceExtension(input.fileName))
       throw new AppError('voice_format_invalid', { detail: `file name ${JSON.stringify(input.fileName)}` });
-    const decoded = await decodeSample(data, deps.ffmpeg);
-    const analysis = analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);
-    const derived = deriveVoice(analysis);
     const id = `custom-${deps.newId()}`;
     const file = `${id}.${format}`;
+    await blobs.put(file, data);
+    try {
+      const outcome = await analyses.analyse(
+        { id, userId, file },
+        deps.analysisLimitMs ?? VOICE_ANALYSIS_LIMIT_MS,
+      );
+      if (!outcome.ok) throw new AppError(outcome.code, { detail: outcome.detail });
+      return await record({ id, file, format, userId, input, analysis: outcome.analysis });
+    } catch (error) {
+      await blobs.delete(file).catch(() => false);
+      throw error;
+    }
+  }
+
+  /** Records an analysed voice whose sample is stored (VU-4, VU-5). */
+  async function record(voice: {
+    id: string;
+    file: string;
+    format: VoiceUploadFormat;
+    userId: string;
+    input: VoiceUploadInput;
+    analysis: VoiceAnalysis;
+  }): Promise<{ voice: CustomVoice; warnings: string[] }> {
+    const { id, file, format, userId, input, analysis } = voice;
+    const derived = deriveVoice(analysis);
     const baseName = input.fileName.replace(/\.[^.]*$/, '').trim();
     const name = (input.name?.trim() || baseName || 'Mi voz').slice(0, CUSTOM_VOICE_NAME_MAX);
     const record: CustomVoiceRecord = {
@@ -175,18 +235,12 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
       format,
       originalName: input.fileName.slice(0, 200),
       file,
-      size: data.length,
+      size: input.data.length,
       createdAt: deps.clock().toISOString(),
       analysis,
       speech: derived.speech,
     };
-    await blobs.put(file, data);
-    try {
-      await voices.insert(record);
-    } catch (error) {
-      await blobs.delete(file).catch(() => false);
-      throw error;
-    }
+    await voices.insert(record);
     const text = WARNING_TEXT[input.language];
     return {
       voice: toCustomVoice(record),
@@ -206,6 +260,13 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
     },
 
     upload,
+
+    /** After start: the analysis queue's heartbeat and recovery (M-9). */
+    start: () => analyses.start(),
+    /** Stops analysing (shutdown). */
+    close: () => analyses.close(),
+    /** The analysis queue as this instance sees it (`/health`). */
+    jobs: () => analyses.state(),
 
     async list(userId: string): Promise<CustomVoice[]> {
       return (await voices.listForUser(userId)).map(toCustomVoice);
@@ -239,11 +300,7 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
         sample: {
           id: record.id,
           mimeType: MIME[record.format],
-          read: async () => {
-            const chunks: Buffer[] = [];
-            for await (const chunk of blobs.read(record.file)) chunks.push(chunk as Buffer);
-            return new Uint8Array(Buffer.concat(chunks));
-          },
+          read: () => readSample(record.file),
         },
       };
     },

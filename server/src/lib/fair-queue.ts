@@ -93,3 +93,77 @@ export function createFairQueue({ workers, perUser = 1 }: FairQueueOptions) {
 }
 
 export type FairQueue = ReturnType<typeof createFairQueue>;
+
+/**
+ * Runs jobs on a fair queue, each with its own abort controller: `stop` takes one out before it
+ * starts or aborts it while it runs (avatar jobs, voice analysis).
+ */
+export function createLocalRunner<J extends { id: string; userId: string }>(deps: {
+  queue: FairQueue;
+  run: (job: J, signal: AbortSignal) => Promise<void>;
+}) {
+  const running = new Map<string, AbortController>();
+  let finished = 0;
+  return {
+    running,
+    /** Jobs run to their end here since start (`/health`). */
+    finished: () => finished,
+    enqueue(job: J, after?: () => void): void {
+      deps.queue.enqueue({
+        id: job.id,
+        userId: job.userId,
+        run: async () => {
+          const controller = new AbortController();
+          running.set(job.id, controller);
+          try {
+            await deps.run(job, controller.signal);
+          } finally {
+            running.delete(job.id);
+            finished += 1;
+            after?.();
+          }
+        },
+      });
+    },
+    /** Takes a job out of this queue, or aborts it if it runs here. */
+    stop(id: string): void {
+      deps.queue.remove(id);
+      running.get(id)?.abort();
+    },
+    abortAll(): void {
+      for (const controller of running.values()) controller.abort();
+    },
+  };
+}
+
+/**
+ * Fills this instance's free workers from a queue shared by instances, one pass at a time:
+ * `take` claims the next job and starts it (false when there is none or no room). A call during
+ * a pass makes that pass go round once more, so no wake-up is lost.
+ */
+export function createPuller(deps: {
+  /** Room for one more job here (and not closing). */
+  free: () => boolean;
+  take: () => Promise<boolean>;
+  onError: (error: unknown) => void;
+}): () => void {
+  let pulling: Promise<void> | null = null;
+  let again = false;
+  return function pull(): void {
+    if (!deps.free()) return;
+    if (pulling) {
+      again = true;
+      return;
+    }
+    pulling = (async () => {
+      do {
+        again = false;
+        while (deps.free() && (await deps.take()));
+      } while (again && deps.free());
+    })()
+      .catch(deps.onError)
+      .finally(() => {
+        pulling = null;
+      });
+  };
+}
