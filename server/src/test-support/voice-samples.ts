@@ -6,7 +6,7 @@ import { encodeOpusPackets, muxOpus } from './voice-note.ts';
 /**
  * Voice samples for the upload tests (SPEC.md VU-2, VU-3), made here rather than committed:
  * synthetic signals with a known pitch, level and clipping, written as WAV (our own writer), MP3
- * (lamejs), Ogg/Opus (libopus + mediabunny) and M4A (mediabunny's MP4 muxer, Opus inside). Real
+ * (LAME), Ogg/Opus (libopus + mediabunny) and M4A (mediabunny's MP4 muxer, Opus inside). Real
  * AAC, Safari's MP4 and LAME MP3 come from ffmpeg (`ffmpeg-audio.ts`).
  */
 export interface ToneOptions {

@@ -1,7 +1,7 @@
 import type { Language } from '@alma/protocol';
 import { AppError } from '../../lib/app-error.ts';
 import { createPristineEspeak, type ESpeakEvent, type PristineEspeak } from './espeak-ng.ts';
-import { concatPcm, encodeMp3, encodeMp3File } from './mp3.ts';
+import { concatPcm, encodeMp3, encodeMp3File, type Mp3Kbps } from './mp3.ts';
 import type {
   SpeechSynthesizer,
   SynthesisRequest,
@@ -46,7 +46,7 @@ export interface BuiltinSpeechSynthesizer extends SpeechSynthesizer {
 }
 
 export interface BuiltinSpeechOptions {
-  mp3Kbps?: number;
+  mp3Kbps?: Mp3Kbps;
 }
 
 export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): BuiltinSpeechSynthesizer {

@@ -11,7 +11,7 @@ const tone = (ms: number) => {
 };
 
 describe('MP3 chunks joined without re-encoding (SPEC.md S-4)', () => {
-  it('reads every frame of a lamejs stream, 576 samples each at 22 050 Hz, covering the whole PCM', () => {
+  it('reads every frame of a LAME stream, 576 samples each at 22 050 Hz, covering the whole PCM', () => {
     const audio = encodeMp3(tone(1000), RATE);
     const frames = mp3Frames(audio);
     const last = frames.at(-1);

@@ -3,8 +3,8 @@
  * follow, and how many samples the encoder put before the PCM (encoder delay) and after it
  * (padding). Decoders that read it — FFmpeg (so Chromium's `decodeAudioData`), Firefox's MP3
  * demuxer, Apple's AudioToolbox (Safari) — drop those samples, so a chunk decodes to exactly its
- * PCM, `durationMs` long, and chunks played back to back join without a gap. lamejs writes no such
- * frame; this module writes it as LAME does (Xing fields with frame count, byte count, a linear
+ * PCM, `durationMs` long, and chunks played back to back join without a gap. LAME writes no such
+ * frame when it encodes to memory (it is written last, into a file); this module writes it as LAME does (Xing fields with frame count, byte count, a linear
  * TOC and quality, then the 36-byte LAME extension with its CRC).
  *
  * Layout: http://gabriel.mp3-tech.org/mp3infotag.html (the LAME tag, rev. 1).

@@ -1,37 +1,49 @@
-import { Mp3Encoder } from '@breezystack/lamejs';
+import { createMp3Encoder } from 'wasm-media-encoders';
 import { concatBytes, mp3Frames } from './mp3-frames.ts';
 import { lameInfoFrame } from './mp3-info.ts';
 
 /**
- * Mono 16-bit PCM → MP3 with `@breezystack/lamejs` (the original `lamejs` breaks under ESM, see
- * ENGINES.md). Speech at 22–24 kHz needs little: 48 kbps is transparent enough for a voice.
- * lamejs takes the MPEG sample rates only (8–48 kHz: 8000, 11025, 12000, 16000, 22050, 24000,
- * 32000, 44100, 48000).
+ * Mono 16-bit PCM → MP3 with the reference LAME (3.100) compiled to WebAssembly
+ * (`wasm-media-encoders`): a third of the CPU of `@breezystack/lamejs`, its JavaScript port, for
+ * frames of the same format and size (tests/bench/encoder-bench.ts; README "Speed under load"),
+ * so every browser still decodes them gaplessly (S-8). Speech at 22–24 kHz
+ * needs little: 48 kbps CBR is transparent enough for a voice. LAME takes the MPEG sample rates
+ * only (8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000).
  */
-export const DEFAULT_MP3_KBPS = 48;
-/** lamejs encodes in blocks; a multiple of its 1152-sample frame keeps buffers small. */
-const BLOCK = 1152 * 8;
+export type Mp3Kbps = 8 | 16 | 24 | 32 | 40 | 48 | 64 | 80 | 96 | 112 | 128 | 160;
+export const DEFAULT_MP3_KBPS: Mp3Kbps = 48;
 
 /**
- * The frames lamejs writes, after a LAME Info frame carrying the encoder delay and padding
+ * One encoder per thread (the speech workers each import this module), made when the module
+ * loads — instantiating the wasm takes a few ms once — and configured afresh for every stream.
+ * `encodeMp3` is synchronous, so no two streams ever share it at once.
+ */
+const lame = await createMp3Encoder();
+
+/**
+ * The frames LAME writes, after a LAME Info frame carrying the encoder delay and padding
  * (`mp3-info.ts`, SPEC.md S-8): decoded by a browser, the result is exactly `pcm`.
  */
-export function encodeMp3(pcm: Int16Array, sampleRate: number, kbps = DEFAULT_MP3_KBPS): Uint8Array {
-  const encoder = new Mp3Encoder(1, sampleRate, kbps);
-  const parts: Uint8Array[] = [];
-  for (let start = 0; start < pcm.length; start += BLOCK) {
-    const out = encoder.encodeBuffer(pcm.subarray(start, start + BLOCK));
-    if (out.length > 0) parts.push(out);
-  }
-  const tail = encoder.flush();
-  if (tail.length > 0) parts.push(tail);
-  const frames = concatBytes(parts);
+export function encodeMp3(pcm: Int16Array, sampleRate: number, kbps: Mp3Kbps = DEFAULT_MP3_KBPS): Uint8Array {
+  lame.configure({ sampleRate, channels: 1, bitrate: kbps });
+  const samples = new Float32Array(pcm.length);
+  for (let i = 0; i < pcm.length; i++) samples[i] = (pcm[i] ?? 0) / 32_768;
+  // Both answers are views into the encoder's memory, valid until its next call: copied.
+  const body = lame.encode([samples]).slice();
+  return withInfoFrame(concatBytes([body, lame.finalize()]), pcm.length);
+}
+
+/**
+ * LAME's audio `frames` for `pcmSamples` of PCM, behind the Info frame that trims them to it
+ * (S-8). LAME writes no tag of its own when it writes to memory.
+ */
+export function withInfoFrame(frames: Uint8Array, pcmSamples: number): Uint8Array {
   const layout = mp3Frames(frames);
   const info = lameInfoFrame({
     frames,
     frameCount: layout.length,
     samplesPerFrame: layout[0]?.samples ?? 0,
-    pcmSamples: pcm.length,
+    pcmSamples,
   });
   return info ? concatBytes([info, frames]) : frames;
 }

@@ -37,7 +37,7 @@ export interface OpenAISpeechOptions {
 /** OpenAI documents `pcm` as 24 kHz mono 16-bit little-endian. */
 const OPENAI_PCM_RATE = 24_000;
 const MAX_ERROR_BODY = 300;
-/** Rates lamejs encodes; anything else is resampled to 24 kHz first. */
+/** Rates LAME encodes; anything else is resampled to 24 kHz first. */
 const MP3_RATES = new Set([8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]);
 /** espeak speaks 175 words per minute at speed 1. */
 const ESPEAK_WPM_AT_SPEED_1 = 175;

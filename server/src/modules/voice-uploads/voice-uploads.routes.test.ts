@@ -16,7 +16,7 @@ import { m4aOpusOf, mp3Of, oggOpusOf, tone, wavOf } from '../../test-support/voi
 
 /**
  * Custom voice uploads over REST (SPEC.md VU-1…VU-9) with real audio made in the test: WAV, MP3
- * (lamejs), Ogg/Opus (libopus), M4A (mediabunny's MP4 muxer, Opus inside), and what ffmpeg makes
+ * (LAME), Ogg/Opus (libopus), M4A (mediabunny's MP4 muxer, Opus inside), and what ffmpeg makes
  * (AAC in M4A, a Safari MP4 note, LAME MP3). MP3 and AAC are analysed through Debian's ffmpeg;
  * without it they are kept unanalysed (the service test covers that path).
  */
