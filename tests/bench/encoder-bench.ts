@@ -19,14 +19,17 @@
  * chunks' bytes less the reply as one stream, per extra chunk); the audio a decoder must drop per
  * chunk (encoder delay and padding); and, decoded by ffmpeg (Chromium's decoder) and, where a
  * Chromium is found, by Chromium's own `decodeAudioData`, whether each chunk decodes to its
- * duration with its first sample first. No thresholds.
+ * duration with its first sample first; and what the lip-sync judge (lipsync-bench.ts) finds in
+ * each encoder's sound on the viseme corpus, against the PCM itself. No thresholds.
  *
  * Environment: BENCH_QUICK=1 (3 rounds), BENCH_ROUNDS (default 15).
  */
 import type { Language } from '@alma/protocol';
+import { createBuiltinSynthesizer } from '@alma/server';
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { spawnSync } from 'node:child_process';
 import { createSpeechChunker } from '../../server/src/engines/speech/chunker.ts';
+import { SPEECH_CORPUS } from '../../server/src/engines/speech/corpus.ts';
 import {
   DEFAULT_MP3_KBPS,
   encodeMp3,
@@ -38,6 +41,7 @@ import { MP3_DECODER_DELAY } from '../../server/src/engines/speech/mp3-info.ts';
 import { decodeWithFfmpeg, FFMPEG_AVAILABLE } from '../../server/src/test-support/ffmpeg-audio.ts';
 import { findChromium } from '../../scripts/system-packages.mjs';
 import { directSpeech, SAMPLE_RATE } from './support/direct-speech.ts';
+import { mouthEvents, offsets, summary, type MouthEvent } from './support/lipsync-analysis.ts';
 import { encodeOggOpus, loadOpus, measureResamplerDelay } from './support/ogg-opus.ts';
 import { fmt, machine, median, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { SPOKEN_REPLY } from './support/scripted-engine.ts';
@@ -263,6 +267,37 @@ async function chromiumCheck(): Promise<Map<Encoder, DecodeCheck> | null> {
   }
 }
 
+/**
+ * The lip-sync judge (support/lipsync-analysis.ts, as lipsync-bench.ts uses it) on the viseme
+ * corpus, es and en (each sentence spoken by Alma's synthesiser with its visemes), against the
+ * sound decoded by ffmpeg: what a codec's noise and smearing do to the pauses and lip closures
+ * the judge finds. "pcm" is the same judge on the PCM itself, before any encoder.
+ */
+const corpus: { pcm: Int16Array; events: MouthEvent[] }[] = [];
+const synthesizer = createBuiltinSynthesizer();
+for (const [language, { voice }] of Object.entries(REPLIES) as [Language, (typeof REPLIES)[Language]][]) {
+  for (const text of SPEECH_CORPUS[language]) {
+    const spoken = await synthesizer.synthesizeDetailed({
+      text,
+      language,
+      voice: { voice },
+      signal: new AbortController().signal,
+    });
+    corpus.push({ pcm: spoken.pcm, events: mouthEvents(spoken.visemes, spoken.durationMs) });
+  }
+}
+const asFloat = (pcm: Int16Array, length: number) =>
+  Float32Array.from(pcm.subarray(0, length), (v) => v / 32_768);
+async function lipSync(encoder: Encoder | null) {
+  const values: (number | null)[] = [];
+  for (const { pcm, events } of corpus) {
+    const sound = encoder ? await decodeWithFfmpeg(encoder.encode(pcm).data, SAMPLE_RATE) : pcm;
+    values.push(...offsets(asFloat(sound, pcm.length), events));
+  }
+  return summary(values);
+}
+const pcmLipSync = FFMPEG_AVAILABLE ? await lipSync(null) : null;
+
 const chromiumChecks = await chromiumCheck();
 const rows = [];
 for (const encoder of ENCODERS) {
@@ -289,6 +324,7 @@ for (const encoder of ENCODERS) {
       (chunks.reduce((n, c) => n + c.droppedSamples, 0) / chunks.length / SAMPLE_RATE) * 1000,
     ffmpeg: await ffmpegCheck(encoder),
     chromium: chromiumChecks?.get(encoder) ?? null,
+    lipSync: FFMPEG_AVAILABLE ? await lipSync(encoder) : null,
   });
 }
 
@@ -315,6 +351,7 @@ printTable(
     'dropped ms/chunk',
     'ffmpeg len/lag',
     'Chromium len/lag',
+    'lip sync within (found)',
   ],
   rows.map((r) => [
     r.encoder,
@@ -327,13 +364,16 @@ printTable(
     fmt(r.droppedMsPerChunk, 1),
     check(r.ffmpeg),
     check(r.chromium),
+    r.lipSync ? `${fmt(r.lipSync.withinPct)} % (${fmt(r.lipSync.withinFoundPct)} %)` : 'n/a',
   ]),
 );
 console.info(
   `×base: CPU against ${BASELINE.name} in the same run. bytes/s: the reply as one stream; as chunks:\n` +
     'all chunks per second of audio. header: bytes that carry no audio; extra: measured bytes per chunk beyond one\n' +
     'stream. dropped: decoded audio the decoder trims (delay + padding). len/lag: largest |decoded − PCM| length and\n' +
-    '|lag| in samples at 22 050 Hz over all chunks (0 / 0: gapless, first sample first).',
+    '|lag| in samples at 22 050 Hz over all chunks (0 / 0: gapless, first sample first). lip sync: the lipsync\n' +
+    `judge's events within -125/+45 ms on the viseme corpus (${corpus.length} sentences, es and en), of all (of those found); on the\n` +
+    `PCM itself, before any encoder: ${pcmLipSync ? `${fmt(pcmLipSync.withinPct)} % (${fmt(pcmLipSync.withinFoundPct)} %) of ${pcmLipSync.events}` : 'n/a'}.`,
 );
 writeResult('encoder-latest', {
   ...machine(),
@@ -342,6 +382,7 @@ writeResult('encoder-latest', {
   audioSeconds,
   espeakMsPerAudioSecond: espeakMsPerSecond,
   resamplerDelay,
+  lipSyncOnPcm: pcmLipSync,
   baseline: BASELINE.name,
   encoders: rows,
 });
