@@ -324,6 +324,18 @@ describe('estimated visemes (providers without timings)', () => {
     ]);
   });
 
+  it('times the regions by their samples at any rate (22 050 Hz: a 10 ms frame is 221 samples)', () => {
+    const rate = 22_050;
+    const pcm = new Int16Array(Math.round(21 * rate));
+    for (let i = 20 * rate; i < 20.5 * rate; i++)
+      pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 180 * i) / rate));
+    const [region, ...rest] = voicedRegions(pcm, rate);
+    expect(rest).toEqual([]);
+    // Within one frame of where the sound is.
+    expect(Math.abs(region![0] - 20_000)).toBeLessThanOrEqual(10);
+    expect(Math.abs(region![1] - 20_500)).toBeLessThanOrEqual(10);
+  });
+
   it('opens the mouth only where there is sound, and closes it over each silence', () => {
     const voiced: [number, number][] = [
       [300, 800],

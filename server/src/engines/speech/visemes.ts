@@ -359,13 +359,16 @@ export function voicedRegions(pcm: Int16Array, sampleRate: number): [number, num
   const loud = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
   const threshold = Math.max(ABSOLUTE_THRESHOLD, loud * RELATIVE_THRESHOLD);
 
+  // A frame is `frame` samples — 221 at 22 050 Hz, 10.02 ms — so its time comes from its first
+  // sample, not from FRAME_MS (counted as 10 ms, a region 20 s in was placed 45 ms early).
+  const at = (i: number) => Math.round((i * frame * 1000) / sampleRate);
   const regions: [number, number][] = [];
   levels.forEach((level, i) => {
     if (level < threshold) return;
-    const start = i * FRAME_MS;
+    const start = at(i);
     const last = regions[regions.length - 1];
-    if (last && start - last[1] < BRIDGE_MS) last[1] = start + FRAME_MS;
-    else regions.push([start, start + FRAME_MS]);
+    if (last && start - last[1] < BRIDGE_MS) last[1] = at(i + 1);
+    else regions.push([start, at(i + 1)]);
   });
   const totalMs = (pcm.length / sampleRate) * 1000;
   return regions
