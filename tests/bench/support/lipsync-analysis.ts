@@ -1,20 +1,29 @@
 /**
  * The lip-sync bench's judge (lipsync-bench.ts): the mouth's events on a reply's timeline, the
- * sound's events in the PCM played, and each mouth event's offset from the nearest sound event
- * of its kind (mouth − sound, ms; negative: the mouth leads). Only what the sound can show is
- * judged:
+ * sound's events in the PCM played, and each mouth event's offset from its sound event (mouth −
+ * sound, ms; negative: the mouth leads). Only what the sound can show is judged:
  *  - a pause: the mouth at `sil` for ≥ SILENCE_MIN_MS — its start an offset (the mouth closes),
  *    its end an onset (the mouth opens) — against the sound falling into / rising out of a
  *    silence (≥ SOUND_SILENCE_MIN_MS: the sound's pause is shorter than the mouth's by the tail
- *    it rings on for). A shorter mouth pause is not judged: the sound cannot show it (a silence
- *    that short is a stop's closure or a word join, not a pause). The reply's first opening and
- *    last closing are judged whatever their length (it starts from silence and ends in it);
- *  - a lip closure: a full `PP` key (w ≥ 0.9) after a sounding key — the lips meet — against a
- *    fall of the high-frequency energy by ≥ FALL_DB within 20 ms that stays down FALL_HOLD_MS
- *    (the lips cut the sound off: a p or b's closure is near silence, an m's murmur has no high
- *    frequencies), the one nearest the key within ±CLOSURE_SEARCH_MS. A `PP` right after `sil`
- *    (a p, b or m starting speech) shuts lips that are already shut, inside a silence: not
- *    judged; nor is a second `PP` key of the same closure (its release).
+ *    it rings on for), the nearest within ±PAUSE_SEARCH_MS. A shorter mouth pause is not judged:
+ *    the sound cannot show it (a silence that short is a stop's closure or a word join, not a
+ *    pause). The reply's first opening and last closing are judged whatever their length (it
+ *    starts from silence and ends in it);
+ *  - a lip closure: a full `PP` key (w ≥ 0.9) after a sounding key — the lips meet — against the
+ *    sound's closure landmarks (`closures`: the oral sound cut off — a p or b's closure is near
+ *    silence, an m's murmur keeps only its low frequencies). A `PP` right after `sil` (a p, b or m
+ *    starting speech) shuts lips that are already shut, inside a silence: not judged; nor is a
+ *    second `PP` key of the same closure (its release).
+ * Which landmark is a closure's own: the nearest within ±CLOSURE_SEARCH_MS that is no nearer to
+ * another of the mouth's closing onsets (a tongue consonant, a pause, another closure: its cell).
+ * Landmarks are dense in connected speech (a t, n, k or l cuts the sound too), and nearest-in-
+ * ±120 ms alone matched a closure to its neighbour's landmark — "week brings": the b keyed where
+ * its closure falls silent, matched to the k's closure 81 ms before it; "un poco" (espeak: u m p):
+ * the m matched to the p's closure 86 ms after it. The bench prints a control: the same track
+ * with every closure keyed 60 ms late (15 ms past the window); the share of it still judged
+ * within is the judge's false passes. On the bench's 103 closures (its lamejs audio of 2026-11-28, with
+ * a 20 ms hold): nearest-in-±120 ms judged 76 within and 20 of the late ones within; in cells,
+ * 69 and 6.
  * Not judged at all: the other visemes' onsets inside connected speech (a vowel after a
  * consonant, a tongue shape) — the sound has no event there that marks the mouth's change
  * better than the phoneme events the keys come from.
@@ -26,7 +35,15 @@
  */
 
 export const RATE = 22_050;
-const HOP_MS = 2;
+/**
+ * Envelope frames are HOP samples apart: 44 at 22 050 Hz, 1.9955 ms — not 2 ms. Frame f is at
+ * f × HOP_MS. (Counted as 2 ms, every sound event was placed 0.23 % late: 34 ms at the end of a
+ * 15 s reply, which read as a mouth leading by 15–20 ms and more the later in the reply.)
+ */
+const HOP = Math.round((2 * RATE) / 1000);
+export const HOP_MS = (HOP * 1000) / RATE;
+/** Whole frames in `ms`. */
+const frames = (ms: number) => Math.round(ms / HOP_MS);
 const WINDOW_MS = 8;
 export const SILENCE_MIN_MS = 60;
 /** The sound's silences counted as pauses: shorter than the mouth's, by the tail it rings on for. */
@@ -48,6 +65,8 @@ export type Kind = 'onset' | 'offset' | 'closure';
 export interface MouthEvent {
   kind: Kind;
   ms: number;
+  /** A closure's cell: the sound's landmarks nearer to it than to the mouth's other closing onsets. */
+  cell?: [number, number];
 }
 
 /** Every chunk's keys on the reply's timeline (each from its chunk's start). */
@@ -56,10 +75,31 @@ export function timeline(tracks: readonly VisemeKey[][], starts: readonly number
 }
 
 const isClosure = (k: VisemeKey | undefined) => k !== undefined && k.v === 'PP' && k.w >= 0.9;
+const VOWELS: ReadonlySet<string> = new Set(['aa', 'E', 'I', 'O', 'U']);
 
-/** The mouth's judged events (see the header); `endMs` is where the reply's sound ends. */
-export function mouthEvents(keys: readonly VisemeKey[], endMs: number): MouthEvent[] {
+/**
+ * Where the mouth starts to close: a key of a consonant or `sil` that starts its shape — not a
+ * continuation of the key before (a closure's release, a pause's second key, a p closing lips an
+ * m shut) nor an anticipation (a lighter key of the shape the next key gives in full, visemes.ts).
+ */
+export function closingOnsets(keys: readonly VisemeKey[]): number[] {
+  return keys
+    .filter((key, i) => {
+      const previous = keys[i - 1];
+      const next = keys[i + 1];
+      if (VOWELS.has(key.v) || (previous?.v === key.v && previous.w >= key.w)) return false;
+      return !(next && next.v === key.v && next.w > key.w);
+    })
+    .map((key) => key.t);
+}
+
+/**
+ * The mouth's judged events (see the header); `endMs` is where the reply's sound ends.
+ * `closureDelayMs` keys every judged closure that much later (the bench's control).
+ */
+export function mouthEvents(keys: readonly VisemeKey[], endMs: number, closureDelayMs = 0): MouthEvent[] {
   const events: MouthEvent[] = [];
+  const onsets = closingOnsets(keys);
   // The reply starts from silence and ends in it: its first opening and last closing are judged
   // whatever the length of the mouth's pause around them.
   let silentSince: number | null = -Infinity;
@@ -77,16 +117,42 @@ export function mouthEvents(keys: readonly VisemeKey[], endMs: number): MouthEve
       silentSince = null;
     }
     if (isClosure(key) && previous && previous.v !== 'sil' && !isClosure(previous))
-      events.push({ kind: 'closure', ms: key.t });
+      events.push({
+        kind: 'closure',
+        ms: key.t + closureDelayMs,
+        cell: cellOf(
+          key.t + closureDelayMs,
+          onsets.filter((o) => o !== key.t),
+          (keys[i + 1]?.t ?? Infinity) + closureDelayMs - FALL_HALF_MS,
+        ),
+      });
   });
   if (silentSince !== null && Number.isFinite(silentSince) && silentSince < endMs)
     events.push({ kind: 'offset', ms: silentSince });
   return events.sort((a, b) => a.ms - b.ms);
 }
 
+/**
+ * A closure's cell: from halfway to the closing onset before `t` to halfway to the one after it
+ * (`onsets` without t's own), and no later than `next`: FALL_HALF_MS before the key after the
+ * closure's — the lips meet before the next phoneme starts behind them, and a fall centred
+ * closer to that key is its own. (In "un poco" espeak speaks u m p: the m shuts the lips, the
+ * p's silence 80–96 ms later falls while they are shut — that fall is not the m's; in the
+ * bench's audio five m's before a p or b were matched to it, 81–95 ms "early", one of them 6 ms
+ * before the p's key.)
+ */
+function cellOf(t: number, onsets: readonly number[], next: number): [number, number] {
+  const before = onsets.filter((o) => o < t).at(-1);
+  const after = onsets.find((o) => o > t);
+  return [
+    before === undefined ? -Infinity : (before + t) / 2,
+    Math.min(next, after === undefined ? Infinity : (t + after) / 2),
+  ];
+}
+
 /** Energy envelope in dB, one value per HOP_MS; `emphasis` uses the first difference (high frequencies). */
 function envelope(pcm: Float32Array, emphasis: boolean): Float32Array {
-  const hop = Math.round((HOP_MS * RATE) / 1000);
+  const hop = HOP;
   const win = Math.round((WINDOW_MS * RATE) / 1000);
   const out = new Float32Array(Math.floor(pcm.length / hop));
   for (let f = 0; f < out.length; f++) {
@@ -104,15 +170,15 @@ function envelope(pcm: Float32Array, emphasis: boolean): Float32Array {
 interface SoundEvents {
   onsets: number[];
   offsets: number[];
-  falls: number[];
+  closures: number[];
 }
 
-/** Onsets and offsets around silences of ≥ SILENCE_MIN_MS, and the high-frequency envelope. */
-function soundEvents(pcm: Float32Array): SoundEvents {
+/** Onsets and offsets around silences of ≥ SOUND_SILENCE_MIN_MS, and the closure landmarks. */
+export function soundEvents(pcm: Float32Array): SoundEvents {
   const env = envelope(pcm, false);
   const peak = env.reduce((m, v) => Math.max(m, v), -Infinity);
   const silent = Array.from(env, (v) => v < peak - SILENCE_DB);
-  const minRun = SOUND_SILENCE_MIN_MS / HOP_MS;
+  const minRun = frames(SOUND_SILENCE_MIN_MS);
   const onsets: number[] = silent[0] ? [] : [0];
   const offsets: number[] = [];
   for (let i = 0; i < silent.length;) {
@@ -130,41 +196,79 @@ function soundEvents(pcm: Float32Array): SoundEvents {
     }
     i = j;
   }
-  return { onsets, offsets, falls: falls(envelope(pcm, true)) };
+  return { onsets, offsets, closures: closures(pcm) };
 }
 
 /** Frames over which a fall is measured (each side of its centre). */
 const FALL_HALF_MS = 10;
 const FALL_DB = 12;
-/** A closure lasts: the energy stays down this long after the fall. */
-const FALL_HOLD_MS = 20;
+/**
+ * A closure lasts: the energy stays down this long past the fall's end — 20 ms of closure from
+ * the fall's centre. espeak's shortest lip closures are 25–30 ms (the p of "por preguntar" after
+ * its tap: 1468–1500 ms in the first es reply; the b of "week brings" after the k's burst);
+ * its taps and the dip that starts an English m last ≤ 12 ms. (20 ms here — 30 ms of closure —
+ * missed those two; on the bench's 103 closures, 69 within and 6 of the late control with 20 ms,
+ * 73 and 8–9 with 10.)
+ */
+const FALL_HOLD_MS = 10;
 
 /**
- * Where the high-frequency energy falls by ≥ FALL_DB within 2 × FALL_HALF_MS and stays down for
- * FALL_HOLD_MS (the lips cutting the sound off), each fall at its steepest frame.
+ * Where an envelope falls by ≥ FALL_DB within 2 × FALL_HALF_MS and stays down FALL_HOLD_MS
+ * longer (into a closure or a murmur, not a dip between two sounds), each fall at its steepest
+ * frame (ms).
  */
-function falls(hf: Float32Array): number[] {
-  const k = FALL_HALF_MS / HOP_MS;
-  const drop = (f: number) => (hf[f - k] ?? 0) - (hf[f + k] ?? 0);
+function falls(env: Float32Array): number[] {
+  const k = frames(FALL_HALF_MS);
+  const drop = (f: number) => (env[f - k] ?? 0) - (env[f + k] ?? 0);
   const out: number[] = [];
-  for (let f = k; f < hf.length - k; f++) {
+  for (let f = k; f < env.length - k; f++) {
     const d = drop(f);
     if (d < FALL_DB) continue;
     let steepest = true;
     for (let g = f - k; g <= f + k && steepest; g++) if (g !== f && drop(g) > d) steepest = false;
-    // Into a stretch that stays down (a closure or a murmur), not a dip between two sounds.
     let held = steepest;
-    for (let g = f + k; g <= f + k + FALL_HOLD_MS / HOP_MS && held; g++)
-      held = (hf[g] ?? 0) <= (hf[f - k] ?? 0) - FALL_DB;
+    for (let g = f + k; g <= f + k + frames(FALL_HOLD_MS) && held; g++)
+      held = (env[g] ?? 0) <= (env[f - k] ?? 0) - FALL_DB;
     if (held) out.push(f * HOP_MS);
   }
   return out;
 }
 
-function nearest(values: readonly number[], to: number, within: number): number | null {
+/**
+ * The sound's lip-closure landmarks (ms, sorted): where the high-frequency energy (first
+ * difference) falls (`falls`) — the lips cutting the oral sound off: a p or b's closure falls
+ * near silence; an m's murmur keeps only the low frequencies.
+ *
+ * Not found this way, looked at on the audio: an m inside voiced speech whose fall is gradual
+ * (espeak ramps a vowel into a nasal over ~40 ms: 15–20 dB, never 12 dB within 20 ms —
+ * "paseamos", "comimos", "something", "you managed") or small (an m after n or l, whose murmur
+ * is as loud: "con más", "también me", "tell me"). Band by band those falls are steep (in
+ * "paseamos" 800–1500 Hz falls 12 dB and 2000–3500 Hz 15 dB within 20 ms where the murmur
+ * starts), and falls in two of four oral bands (800–5000 Hz) together found 10 more of the
+ * bench's 103 closures — but passed 27 of the control's closures keyed 60 ms late, against 10
+ * without them (measured before cells ended at the closure's next key): landmarks that dense
+ * find something near anything. Rejected; those closures count as not found.
+ */
+export function closures(pcm: Float32Array): number[] {
+  return falls(envelope(pcm, true));
+}
+
+/** The value nearest `to` within ±`within` and inside `cell`, or null. */
+function nearest(
+  values: readonly number[],
+  to: number,
+  within: number,
+  [from, until]: [number, number] = [-Infinity, Infinity],
+): number | null {
   let best: number | null = null;
   for (const v of values)
-    if (Math.abs(v - to) <= within && (best === null || Math.abs(v - to) < Math.abs(best - to))) best = v;
+    if (
+      Math.abs(v - to) <= within &&
+      v >= from &&
+      v <= until &&
+      (best === null || Math.abs(v - to) < Math.abs(best - to))
+    )
+      best = v;
   return best;
 }
 
@@ -172,8 +276,10 @@ function nearest(values: readonly number[], to: number, within: number): number 
 export function offsets(pcm: Float32Array, mouth: readonly MouthEvent[]): (number | null)[] {
   const sound = soundEvents(pcm);
   return mouth.map((event) => {
-    const found = { onset: sound.onsets, offset: sound.offsets, closure: sound.falls }[event.kind];
-    const match = nearest(found, event.ms, event.kind === 'closure' ? CLOSURE_SEARCH_MS : PAUSE_SEARCH_MS);
+    const match =
+      event.kind === 'closure'
+        ? nearest(sound.closures, event.ms, CLOSURE_SEARCH_MS, event.cell)
+        : nearest(event.kind === 'onset' ? sound.onsets : sound.offsets, event.ms, PAUSE_SEARCH_MS);
     return match === null ? null : event.ms - match;
   });
 }
