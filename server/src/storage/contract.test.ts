@@ -1667,6 +1667,58 @@ describe('embedded (SQLite through libsql)', () => {
     await storage.close();
   });
 
+  it('keeps a read session list while nothing it shows changes, and reads again after any change, from any connection (issue 14)', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    // Another instance on the same file (REDIS_URL scale-out), writing through its own connection.
+    const other = openEmbeddedStorage({ file });
+    await storage.users.create(newUser(1));
+    await storage.users.create(newUser(2));
+    await storage.sessions.create(newSession('user-0001', 1, { updatedAt: at(1) }));
+    await storage.sessions.create(newSession('user-0001', 2, { updatedAt: at(2) }));
+    const list = () => storage.sessions.list('user-0001');
+    const summary = async () => (await list()).map((s) => [s.sessionId, s.title, s.messageCount]);
+
+    const first = await list();
+    // Kept: the same list, shared by every caller, so frozen.
+    expect(await list()).toBe(first);
+    expect(Object.isFrozen(first) && first.every((s) => Object.isFrozen(s))).toBe(true);
+    // Another user's writes and a session's fields the list does not show leave it as read.
+    await other.sessions.create(newSession('user-0002', 3));
+    await other.sessions.update('user-0001', 'session-0001', {
+      context: { summary: 'x', topics: [], names: [], keyPoints: [], userName: null, exchanges: 1 },
+    });
+    expect(await list()).toBe(first);
+
+    // Each change another connection makes shows at once: a message counted, a rename, a new
+    // session, a deletion, the order after an update.
+    await other.messages.insert(newMessage('user-0001', 'session-0001', 1));
+    expect(await summary()).toEqual([
+      ['session-0002', 'Session 2', 0],
+      ['session-0001', 'Session 1', 1],
+    ]);
+    await other.sessions.update('user-0001', 'session-0002', { title: 'Renamed' });
+    await other.sessions.create(newSession('user-0001', 4, { updatedAt: at(0) }));
+    expect(await summary()).toEqual([
+      ['session-0002', 'Renamed', 0],
+      ['session-0001', 'Session 1', 1],
+      ['session-0004', 'Session 4', 0],
+    ]);
+    await other.sessions.update('user-0001', 'session-0004', { updatedAt: at(9) });
+    expect(await other.sessions.delete('user-0001', 'session-0002')).toBe(true);
+    expect(await summary()).toEqual([
+      ['session-0004', 'Session 4', 0],
+      ['session-0001', 'Session 1', 1],
+    ]);
+    // So does a write made behind the repositories' back.
+    const db = new Database(file);
+    db.prepare("UPDATE sessions SET dominant_emotion = 'happy' WHERE session_id = 'session-0001'").run();
+    db.close();
+    expect((await list()).map((s) => s.dominantEmotion)).toEqual([null, 'happy']);
+    await other.close();
+    await storage.close();
+  });
+
   it('upgrades sessions of version 6 with their message counts', async () => {
     const file = nextFile();
     const db = new Database(file);

@@ -270,6 +270,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN lease_until INTEGER;
     `,
   },
+  {
+    version: 10,
+    name: 'session list versions',
+    sql: `
+      -- Bumped whenever anything the user's session list shows changes, whoever writes it (this
+      -- process, another instance on the same file, a message's count trigger): a list read
+      -- earlier is still exact while the number stands (sessions.ts caches on it; issue 14).
+      ALTER TABLE users ADD COLUMN sessions_version INTEGER NOT NULL DEFAULT 0;
+      CREATE TRIGGER session_listed AFTER INSERT ON sessions BEGIN
+        UPDATE users SET sessions_version = sessions_version + 1 WHERE id = NEW.user_id;
+      END;
+      CREATE TRIGGER session_unlisted AFTER DELETE ON sessions BEGIN
+        UPDATE users SET sessions_version = sessions_version + 1 WHERE id = OLD.user_id;
+      END;
+      -- Only a change of what the list shows (the repository's UPDATE names every column).
+      CREATE TRIGGER session_relisted AFTER UPDATE ON sessions
+        WHEN OLD.session_id IS NOT NEW.session_id OR OLD.user_id IS NOT NEW.user_id
+          OR OLD.title IS NOT NEW.title OR OLD.personality IS NOT NEW.personality
+          OR OLD.created_at IS NOT NEW.created_at OR OLD.updated_at IS NOT NEW.updated_at
+          OR OLD.message_count IS NOT NEW.message_count OR OLD.dominant_emotion IS NOT NEW.dominant_emotion
+      BEGIN
+        UPDATE users SET sessions_version = sessions_version + 1 WHERE id IN (OLD.user_id, NEW.user_id);
+      END;
+    `,
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import type { Emotion } from '@alma/protocol';
+import type { ChatSession, Emotion } from '@alma/protocol';
 import type Database from 'libsql';
 import { toChatSession } from '../shared.ts';
 import {
@@ -12,6 +12,12 @@ import {
 import type { SessionPatch, SessionRecord, SessionRepository, SessionState, TitleSource } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
+
+/**
+ * Rows of users' session lists kept in memory (a list and the version it was read at, migration
+ * 10), the lists read longest ago dropped first: room for the lists of thousands of users at once.
+ */
+const CACHED_LIST_ROWS = 50_000;
 
 type SessionRow = SessionRecord & { messageCount: number; dominantEmotion: Emotion | null };
 type StateRow = SessionRow & {
@@ -87,6 +93,20 @@ export function createSessionRepository(
          ORDER BY updated_at DESC, session_id DESC) AS sessions
        FROM sessions WHERE user_id = @userId`,
   );
+  const listVersion = prepare(db, 'SELECT sessions_version FROM users WHERE id = @userId').raw(true);
+  /** userId → the list last read and its version; in the order they were read. */
+  const lists = new Map<string, { version: number; sessions: readonly ChatSession[] }>();
+  let listedRows = 0;
+  const forget = (userId: string) => {
+    listedRows -= lists.get(userId)?.sessions.length ?? 0;
+    lists.delete(userId);
+  };
+  const readList = (userId: string): ChatSession[] => {
+    const { sessions } = list.get({ userId }) as { sessions: string };
+    return (JSON.parse(sessions) as unknown[]).map((row) =>
+      readRecord(StoredChatSessionSchema, 'sessions', row),
+    );
+  };
   // One statement for any patch: an absent field binds NULL and keeps its value. Fields that may
   // be set to NULL on purpose need a flag.
   const update = prepare(
@@ -141,11 +161,25 @@ export function createSessionRepository(
       const row = findState.get({ userId, sessionId });
       return row === undefined ? null : stateFromRow(row);
     },
+    // The list as read last time while the user's list version has not moved (issue 14): one
+    // indexed read instead of the list's query and a check of each row. The version is read
+    // first, so a change committed between the two reads leaves a list newer than its version,
+    // which the next call reads again — never an older one. Lists are shared: frozen.
     async list(userId) {
-      const { sessions } = list.get({ userId }) as { sessions: string };
-      return (JSON.parse(sessions) as unknown[]).map((row) =>
-        readRecord(StoredChatSessionSchema, 'sessions', row),
-      );
+      const version = (listVersion.get({ userId }) as [number] | undefined)?.[0];
+      const kept = lists.get(userId);
+      if (kept && kept.version === version) return kept.sessions as ChatSession[];
+      const sessions = readList(userId);
+      forget(userId);
+      if (version === undefined) return sessions;
+      for (const session of sessions) Object.freeze(session);
+      lists.set(userId, { version, sessions: Object.freeze(sessions) });
+      listedRows += sessions.length;
+      for (const oldest of lists.keys()) {
+        if (listedRows <= CACHED_LIST_ROWS) break;
+        forget(oldest);
+      }
+      return sessions;
     },
     async update(userId, sessionId, patch) {
       return write(() => updateAndRead(userId, sessionId, patch));
