@@ -79,21 +79,17 @@ function createCheckRunner(timeoutMs: number): (check: HealthCheck) => Promise<C
       }
       waiting.add(entry);
       watch ??= setInterval(sweep, Math.max(1, Math.round(timeoutMs / 10))).unref();
-      let answer: ReturnType<HealthCheck['run']>;
+      const failed = (error: unknown) =>
+        settle({
+          name: check.name,
+          ok: false,
+          detail: error instanceof Error ? error.message : String(error),
+        });
       try {
-        answer = check.run();
+        check.run().then((r) => settle(asResult(check.name, r)), failed);
       } catch (error) {
-        answer = Promise.reject(error);
+        failed(error);
       }
-      answer.then(
-        (r) => settle(asResult(check.name, r)),
-        (error: unknown) =>
-          settle({
-            name: check.name,
-            ok: false,
-            detail: error instanceof Error ? error.message : String(error),
-          }),
-      );
     });
 }
 
