@@ -47,55 +47,29 @@ export interface HealthMonitorOptions {
 
 const DEFAULT_TIMEOUT_MS = 1500;
 
-const asResult = (name: string, r: boolean | { ok: boolean; detail?: string }): CheckResult =>
-  typeof r === 'boolean' ? { name, ok: r } : { name, ...r };
-
-/**
- * Runs checks with a deadline each, watched by one interval timer while any is waiting rather
- * than a timer per check: `/health` runs a round per request (H-1), and a timer set and cleared
- * per request was a third of the check's cost (issue 14). A check that has not answered
- * `timeoutMs` after it started counts as down, seen within a tenth of `timeoutMs`.
- */
-function createCheckRunner(timeoutMs: number): (check: HealthCheck) => Promise<CheckResult> {
-  const waiting = new Set<{ deadline: number; expire: () => void }>();
-  let watch: NodeJS.Timeout | undefined;
-  const sweep = () => {
-    const now = Date.now();
-    for (const entry of waiting) if (now >= entry.deadline) entry.expire();
-    if (waiting.size === 0) {
-      clearInterval(watch);
-      watch = undefined;
-    }
-  };
-  return (check) =>
-    new Promise<CheckResult>((resolve) => {
-      const entry = {
-        deadline: Date.now() + timeoutMs,
-        expire: () => settle({ name: check.name, ok: false, detail: 'no answer' }),
-      };
-      function settle(result: CheckResult): void {
-        if (!waiting.delete(entry)) return;
-        resolve(result);
-      }
-      waiting.add(entry);
-      watch ??= setInterval(sweep, Math.max(1, Math.round(timeoutMs / 10))).unref();
-      const failed = (error: unknown) =>
-        settle({
-          name: check.name,
-          ok: false,
-          detail: error instanceof Error ? error.message : String(error),
-        });
-      try {
-        check.run().then((r) => settle(asResult(check.name, r)), failed);
-      } catch (error) {
-        failed(error);
-      }
-    });
+async function runCheck(check: HealthCheck, timeoutMs: number): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(() => resolve({ name: check.name, ok: false, detail: 'no answer' }), timeoutMs);
+  });
+  const answer = check.run().then(
+    (r): CheckResult => (typeof r === 'boolean' ? { name: check.name, ok: r } : { name: check.name, ...r }),
+    (error: unknown): CheckResult => ({
+      name: check.name,
+      ok: false,
+      detail: error instanceof Error ? error.message : String(error),
+    }),
+  );
+  try {
+    return await Promise.race([answer, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
   const checks = [...options.checks];
-  const runCheck = createCheckRunner(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const listeners = new Set<(snapshot: HealthSnapshot) => void>();
   let snapshot: HealthSnapshot = {
     status: 'online',
@@ -106,7 +80,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   let round: Promise<HealthSnapshot> | undefined;
 
   const runRound = async (): Promise<HealthSnapshot> => {
-    const results = await Promise.all(checks.map(runCheck));
+    const results = await Promise.all(checks.map((c) => runCheck(c, timeoutMs)));
     const next: HealthSnapshot = {
       status: results.every((r) => r.ok) ? 'online' : 'degraded',
       checks: results,
