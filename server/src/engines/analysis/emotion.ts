@@ -2,7 +2,7 @@ import type { Emotion, Gesture, Language } from '@alma/protocol';
 import { compileLexicon, type CompiledLexicon, type LexiconEntry, type ScoredEmotion } from './lexicon.ts';
 import { ENGLISH_LEXICON } from './lexicon.en.ts';
 import { SPANISH_LEXICON } from './lexicon.es.ts';
-import { fold, matchesEntry, words } from './text.ts';
+import { fold, words } from './text.ts';
 
 /**
  * Lexicon-based emotion analysis for es/en chat lines. No package covers emotions (only
@@ -100,14 +100,14 @@ const ENDINGS: Record<Language, string[]> = {
 };
 
 function findEntry(token: string, lexicon: CompiledLexicon, language: Language): LexiconEntry | undefined {
-  const direct = lexicon.words.find((e) => matchesEntry(token, e.pattern));
+  const direct = lexicon.match(token);
   if (direct) return direct;
   for (const ending of ENDINGS[language]) {
     if (!token.endsWith(ending) || token.length - ending.length < 3) continue;
     const base = token.slice(0, -ending.length);
     const bases =
       ending === 'ily' || ending === 'ied' || ending === 'ies' ? [`${base}y`] : [base, `${base}e`];
-    const entry = lexicon.words.find((e) => !e.pattern.endsWith('*') && bases.includes(e.pattern));
+    const entry = lexicon.exact(bases);
     if (entry) return entry;
   }
   return undefined;

@@ -28,6 +28,14 @@ export interface LexiconEntry {
 export interface CompiledLexicon {
   /** Longest patterns first, so "emocionad*" wins over a shorter overlapping stem. */
   words: LexiconEntry[];
+  /**
+   * The first of `words` that `token` matches — the entry itself, or a `stem*` the token starts
+   * with — found through two maps, not by scanning the whole lexicon (issue 14: the scan was most
+   * of the emotion analysis, which runs on every reply).
+   */
+  match(token: string): LexiconEntry | undefined;
+  /** The first of `words` without `*` whose pattern is one of `candidates`. */
+  exact(candidates: readonly string[]): LexiconEntry | undefined;
   /** Phrases as token sequences, longest first. */
   phrases: { tokens: string[]; emotion: ScoredEmotion; weight: number }[];
   negators: Set<string>;
@@ -56,8 +64,26 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
     }
   }
   const set = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
+  const words = wordEntries.sort((a, b) => b.pattern.length - a.pattern.length);
+  // Each pattern's first place in `words`: the earliest place among the matches is `find`'s.
+  const exactAt = new Map<string, number>();
+  const stemAt = new Map<string, number>();
+  words.forEach(({ pattern }, at) => {
+    const [map, key] = pattern.endsWith('*') ? [stemAt, pattern.slice(0, -1)] : [exactAt, pattern];
+    if (!map.has(key)) map.set(key, at);
+  });
+  const earliest = (places: (number | undefined)[]) => {
+    const found = places.filter((at) => at !== undefined);
+    return found.length === 0 ? undefined : words[Math.min(...found)];
+  };
   return {
-    words: wordEntries.sort((a, b) => b.pattern.length - a.pattern.length),
+    words,
+    match(token) {
+      const places = [exactAt.get(token)];
+      for (let length = 0; length <= token.length; length++) places.push(stemAt.get(token.slice(0, length)));
+      return earliest(places);
+    },
+    exact: (candidates) => earliest(candidates.map((c) => exactAt.get(c))),
     phrases: phraseEntries.sort((a, b) => b.tokens.length - a.tokens.length),
     negators: set(lexicon.negators),
     negationBreakers: set(lexicon.negationBreakers),

@@ -15,8 +15,3 @@ export function fold(text: string): string {
 export function words(text: string): string[] {
   return fold(text.replace(/[’‘]/g, "'")).match(/[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu) ?? [];
 }
-
-/** True when `token` equals an entry, or starts with an entry written as a stem ("trist*"). */
-export function matchesEntry(token: string, entry: string): boolean {
-  return entry.endsWith('*') ? token.startsWith(entry.slice(0, -1)) : token === entry;
-}
