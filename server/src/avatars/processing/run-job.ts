@@ -30,7 +30,7 @@ export interface RunJobOptions extends WorkerInput {
 export function runProcessingJob(options: RunJobOptions): Promise<JobResult> {
   const { onStep, inputPath, outputPath, portraitPath = null } = options;
   const heapMb = options.heapMb ?? PROCESSING_HEAP_MB;
-  return runWorkerJob<JobResult, WorkerStep>({
+  return runWorkerJob<WorkerInput, JobResult, WorkerStep>({
     entry: { source: new URL('./worker.ts', import.meta.url), bundle: 'avatar-worker.js' },
     input: { inputPath, outputPath, portraitPath } satisfies WorkerInput,
     resourceLimits: {

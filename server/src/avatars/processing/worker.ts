@@ -1,14 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { serveWorkerJob } from '../../lib/worker-job.ts';
+import { serveWorkerJobs } from '../../lib/worker-job.ts';
 import { processModel, ProcessingError } from './pipeline.ts';
 import type { JobResult, WorkerInput, WorkerStep } from './worker-protocol.ts';
 
 /**
- * The worker thread that processes one upload (run-job.ts starts it): reads the uploaded file,
+ * The worker thread that processes uploads (run-job.ts starts one per job): reads the uploaded file,
  * runs the pipeline, writes the optimised model and its portrait and reports each step. Cancelling terminates the
  * thread; the parent cleans up the files.
  */
-await serveWorkerJob<WorkerInput, JobResult, WorkerStep>(
+serveWorkerJobs<WorkerInput, JobResult, WorkerStep>(
   async (input, post) => {
     const bytes = new Uint8Array(await readFile(input.inputPath));
     const { model, portrait, ...result } = await processModel(bytes, {

@@ -4,8 +4,8 @@ import { silentLog } from '../../test-support/chat-harness.ts';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { tone, wavOf } from '../../test-support/voice-samples.ts';
 import {
-  analyseOnWorker,
   createLocalAnalysisQueue,
+  createSampleAnalyser,
   type AnalysisJob,
   type AnalysisOutcome,
   type AnalysisQueue,
@@ -25,10 +25,12 @@ vi.setConfig({ testTimeout: 60_000 });
 
 describe('VU-3 the analysis runs on a worker thread', () => {
   const never = new AbortController().signal;
+  const analyser = createSampleAnalyser({ ffmpeg: null, threads: 1 });
+  afterAll(() => analyser.close());
 
   it('measures a sample as the in-process analysis does', async () => {
     const wav = wavOf(tone({ f0: 200, seconds: 2 }));
-    const outcome = await analyseOnWorker(wav, { ffmpeg: null, timeoutMs: 30_000, signal: never });
+    const outcome = await analyser.analyse(wav, { timeoutMs: 30_000, signal: never });
     const decoded = await decodeSample(wav, null);
     expect(outcome).toEqual({
       ok: true,
@@ -39,8 +41,7 @@ describe('VU-3 the analysis runs on a worker thread', () => {
 
   it('answers a damaged sample with its VU-2 code', async () => {
     const wav = wavOf(tone({ f0: 200, seconds: 2 }));
-    const outcome = await analyseOnWorker(wav.subarray(0, wav.length - 1001), {
-      ffmpeg: null,
+    const outcome = await analyser.analyse(wav.subarray(0, wav.length - 1001), {
       timeoutMs: 30_000,
       signal: never,
     });
@@ -49,11 +50,11 @@ describe('VU-3 the analysis runs on a worker thread', () => {
 
   it('stops the thread when the limit passes or the job is stopped: unavailable', async () => {
     const wav = wavOf(tone({ f0: 200, seconds: 60 }));
-    const late = await analyseOnWorker(wav, { ffmpeg: null, timeoutMs: 1, signal: never });
+    const late = await analyser.analyse(wav, { timeoutMs: 1, signal: never });
     expect(late).toMatchObject({ ok: false, code: 'unavailable' });
     expect(late.ok ? '' : late.detail).toMatch(/longer than 1 ms/);
     const stop = new AbortController();
-    const stopped = analyseOnWorker(wav, { ffmpeg: null, timeoutMs: 30_000, signal: stop.signal });
+    const stopped = analyser.analyse(wav, { timeoutMs: 30_000, signal: stop.signal });
     stop.abort();
     expect(await stopped).toMatchObject({ ok: false, code: 'unavailable', detail: 'cancelled' });
   });

@@ -1,6 +1,6 @@
 import type { ErrorCode, JobQueueState, VoiceAnalysis } from '@alma/protocol';
 import { createFairQueue, createLocalRunner } from '../../lib/fair-queue.ts';
-import { JobFailure, runWorkerJob } from '../../lib/worker-job.ts';
+import { createWorkerJobs, JobFailure } from '../../lib/worker-job.ts';
 import type { AnalysisInput } from './analysis-worker.ts';
 
 /**
@@ -54,30 +54,34 @@ const VOICE_ANALYSIS_WORKER = {
 /** The analysis thread's V8 heap; the PCM lives outside it, in typed arrays. */
 const ANALYSIS_HEAP_MB = 256;
 
-/** Decodes and analyses a sample on a worker thread; a damaged or foreign file is its VU-2 code. */
-export async function analyseOnWorker(
-  data: Uint8Array,
-  options: { ffmpeg: string | null | undefined; timeoutMs: number; signal: AbortSignal },
-): Promise<AnalysisOutcome> {
-  try {
-    const analysis = await runWorkerJob<VoiceAnalysis>({
-      entry: VOICE_ANALYSIS_WORKER,
-      input: { data, ffmpeg: options.ffmpeg } satisfies AnalysisInput,
-      resourceLimits: { maxOldGenerationSizeMb: ANALYSIS_HEAP_MB },
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-    });
-    return { ok: true, analysis };
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const code = error instanceof JobFailure ? error.code : 'server_error';
-    if (code === 'voice_format_invalid' || code === 'voice_file_damaged') return { ok: false, code, detail };
-    return {
-      ok: false,
-      code: code === 'timeout' || code === 'cancelled' ? 'unavailable' : 'server_error',
-      detail,
-    };
-  }
+/**
+ * Decodes and analyses samples on worker threads, `threads` of them kept warm between jobs; a
+ * damaged or foreign file is its VU-2 code, the limit passing or a stop `unavailable`.
+ */
+export function createSampleAnalyser(options: { ffmpeg: string | null | undefined; threads: number }) {
+  const jobs = createWorkerJobs<AnalysisInput, VoiceAnalysis>({
+    entry: VOICE_ANALYSIS_WORKER,
+    resourceLimits: { maxOldGenerationSizeMb: ANALYSIS_HEAP_MB },
+    keepIdle: options.threads,
+  });
+  return {
+    async analyse(
+      data: Uint8Array,
+      limits: { timeoutMs: number; signal: AbortSignal },
+    ): Promise<AnalysisOutcome> {
+      try {
+        return { ok: true, analysis: await jobs.run({ data, ffmpeg: options.ffmpeg }, limits) };
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        const code = error instanceof JobFailure ? error.code : 'server_error';
+        if (code === 'voice_format_invalid' || code === 'voice_file_damaged')
+          return { ok: false, code, detail };
+        const stopped = code === 'timeout' || code === 'cancelled';
+        return { ok: false, code: stopped ? 'unavailable' : 'server_error', detail };
+      }
+    },
+    close: jobs.close,
+  };
 }
 
 /** What a job that no worker finished in time ends with. */

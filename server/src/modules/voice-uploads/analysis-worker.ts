@@ -1,6 +1,6 @@
 import type { VoiceAnalysis } from '@alma/protocol';
 import { AppError } from '../../lib/app-error.ts';
-import { serveWorkerJob } from '../../lib/worker-job.ts';
+import { serveWorkerJobs } from '../../lib/worker-job.ts';
 import { analyseVoice } from './analysis.ts';
 import { decodeSample } from './sample-audio.ts';
 
@@ -15,7 +15,7 @@ export interface AnalysisInput {
   ffmpeg: string | null | undefined;
 }
 
-await serveWorkerJob<AnalysisInput, VoiceAnalysis>(
+serveWorkerJobs<AnalysisInput, VoiceAnalysis>(
   async ({ data, ffmpeg }) => {
     const decoded = await decodeSample(data, ffmpeg);
     return analyseVoice(decoded.pcm, decoded.sampleRate, decoded.durationMs);

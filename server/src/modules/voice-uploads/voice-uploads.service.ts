@@ -19,8 +19,8 @@ import type { Log } from '../../lib/logger.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
 import type { CustomVoiceRecord, CustomVoiceRepository, UserRepository } from '../../storage/types.ts';
 import {
-  analyseOnWorker,
   createLocalAnalysisQueue,
+  createSampleAnalyser,
   type AnalysisQueue,
   type AnalysisQueueDeps,
 } from './analysis-jobs.ts';
@@ -110,13 +110,15 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
   }
 
   // VU-3, M-9: each analysis is a job on a worker thread, here or on any instance.
+  const workers = deps.workers ?? 1;
+  const analyser = createSampleAnalyser({ ffmpeg: deps.ffmpeg, threads: Math.max(1, workers) });
   const analyses = (deps.analysisQueue ?? createLocalAnalysisQueue)({
     instanceId: deps.instanceId ?? 'local',
-    workers: deps.workers ?? 1,
+    workers,
     run: async (job, limitMs, signal) => {
       const data = await readSample(job.file).catch(() => null);
       if (!data) return { ok: false, code: 'server_error', detail: `sample ${job.file} not found` };
-      return analyseOnWorker(data, { ffmpeg: deps.ffmpeg, timeoutMs: limitMs, signal });
+      return analyser.analyse(data, { timeoutMs: limitMs, signal });
     },
     discard: async (job) => {
       await blobs.delete(job.file).catch(() => false);
@@ -263,8 +265,11 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
 
     /** After start: the analysis queue's heartbeat and recovery (M-9). */
     start: () => analyses.start(),
-    /** Stops analysing (shutdown). */
-    close: () => analyses.close(),
+    /** Stops analysing and ends the analysis threads (shutdown). */
+    close: async () => {
+      await analyses.close();
+      await analyser.close();
+    },
     /** The analysis queue as this instance sees it (`/health`). */
     jobs: () => analyses.state(),
 
