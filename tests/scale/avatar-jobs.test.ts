@@ -150,11 +150,17 @@ describe('M-7 avatar jobs across instances', () => {
     const done = await settled(survivor, user.token, id, 4 * LEASE_MS + 60_000);
     expect(done.status).toBe('completed');
     const dir = join(cluster.dataDir, 'custom-avatars');
-    // The model and its portrait (AV-7), nothing left over from the dead instance's run.
-    expect(
-      readdirSync(dir)
-        .filter((f) => f.startsWith(id))
-        .sort(),
-    ).toEqual([`${id}.glb`, `${id}.portrait.webp`]);
+    // The model and its portrait (AV-7), nothing left over from the dead instance's run. The
+    // upload goes just after the record says completed (a crash between the two must leave a
+    // completed avatar, not an interrupted one), so it is waited for, not expected at once.
+    await expect
+      .poll(
+        () =>
+          readdirSync(dir)
+            .filter((f) => f.startsWith(id))
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual([`${id}.glb`, `${id}.portrait.webp`]);
   });
 });

@@ -162,12 +162,17 @@ describe('avatar processing, live', () => {
       }
       expect(status.status).toBe('completed');
       const dir = join(dataDir, 'custom-avatars');
-      // The processed model and its portrait for the picker (SPEC.md AV-7), nothing else.
-      expect(
-        readdirSync(dir)
-          .filter((f) => f.startsWith(resumed))
-          .sort(),
-      ).toEqual([`${resumed}.glb`, `${resumed}.portrait.webp`]);
+      // The processed model and its portrait for the picker (SPEC.md AV-7), nothing else; the
+      // upload goes just after the record says completed, so it is waited for.
+      await expect
+        .poll(
+          () =>
+            readdirSync(dir)
+              .filter((f) => f.startsWith(resumed))
+              .sort(),
+          { timeout: 10_000 },
+        )
+        .toEqual([`${resumed}.glb`, `${resumed}.portrait.webp`]);
       expect(existsSync(join(dir, 'incoming')) ? filesUnder(join(dir, 'incoming')) : []).toEqual([]);
       await second.close();
 

@@ -1356,6 +1356,8 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         });
         const unfinished = await storage.customAvatars.listUnfinished();
         expect(unfinished.map((a) => a.id)).toEqual(['avatar-0002', 'avatar-0005']);
+        expect(unfinished.map((a) => a.status)).toEqual(['processing', 'pending']);
+        expect(await storage.customAvatars.countPending()).toBe(1); // avatar-0005 alone
         expect((await storage.customAvatars.listForUser('user-0001')).map((a) => a.id)).toEqual([
           'avatar-0001',
           'avatar-0002',

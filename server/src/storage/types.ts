@@ -230,6 +230,8 @@ export interface CustomAvatarRepository {
   usage(userId: string): Promise<{ count: number; bytes: number; processing: number }>;
   /** Every pending or processing avatar, of every user (restart recovery). */
   listUnfinished(): Promise<CustomAvatarRecord[]>;
+  /** How many avatars of every user wait for a worker (`/health`'s `avatarJobs.waiting`). */
+  countPending(): Promise<number>;
 }
 
 export interface Storage {

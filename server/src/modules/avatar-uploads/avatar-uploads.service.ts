@@ -534,7 +534,7 @@ export function createAvatarUploadsService(deps: AvatarUploadsDeps) {
       instance: boardDeps.instanceId,
       workers: queue.workers,
       running: board.running(),
-      waiting: (await avatars.listUnfinished()).filter((r) => r.status === 'pending').length,
+      waiting: await avatars.countPending(),
       finished: board.finished(),
     }),
   };

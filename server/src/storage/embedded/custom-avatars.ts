@@ -58,6 +58,12 @@ export function createCustomAvatarRepository(
     db,
     `SELECT ${COLUMNS} FROM custom_avatars WHERE status IN ('pending', 'processing') ORDER BY created_at, id`,
   );
+  // The IN term is the partial index's own (custom_avatars_unfinished), so the count reads it.
+  const pending = prepare(
+    db,
+    `SELECT count(*) AS count FROM custom_avatars
+     WHERE status IN ('pending', 'processing') AND status = 'pending'`,
+  );
   const remove = prepare(db, 'DELETE FROM custom_avatars WHERE id = @id AND user_id = @userId');
   const usage = prepare(
     db,
@@ -117,6 +123,9 @@ export function createCustomAvatarRepository(
     },
     async listUnfinished() {
       return unfinished.all({}).map(fromRow);
+    },
+    async countPending() {
+      return Number((pending.get({}) as { count: number }).count);
     },
   };
 }

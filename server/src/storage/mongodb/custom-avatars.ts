@@ -61,5 +61,8 @@ export function createCustomAvatarRepository(
         .toArray();
       return documents.map(fromDocument);
     },
+    async countPending() {
+      return avatars.countDocuments({ status: 'pending' });
+    },
   };
 }
