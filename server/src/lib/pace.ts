@@ -7,14 +7,14 @@ import { abortableSleep } from './abortable-sleep.ts';
  * later piece back: the stream catches up instead of drifting (issue 14: under load the drift of
  * back-to-back timers, not the work, was most of the text's lateness).
  */
-export function createPacer(intervalMs: number, now: () => number = () => performance.now()) {
+export function createPacer(intervalMs: number) {
   let start: number | undefined;
   return {
     /** Resolves when piece `index` is due (at once if it already is), or early on abort. */
     async wait(index: number, signal: AbortSignal): Promise<void> {
-      start ??= now();
+      start ??= performance.now();
       if (intervalMs <= 0) return;
-      const remaining = start + index * intervalMs - now();
+      const remaining = start + index * intervalMs - performance.now();
       if (remaining > 0) await abortableSleep(remaining, signal);
     },
   };
