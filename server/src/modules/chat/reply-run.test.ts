@@ -37,6 +37,55 @@ describe('C-5 the reply is stored as it streams', () => {
     expect(outcome.message).toMatchObject({ content: 'Hola, qué bien. ', isComplete: true });
   });
 
+  it('the engine starts writing while the row is stored; nothing it wrote leaves before the row is', async () => {
+    let storeRow = () => {};
+    const rowWritten = new Promise<void>((resolve) => (storeRow = resolve));
+    const slowRow: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        insert: async (message) => {
+          if (message.role === 'assistant') await rowWritten;
+          return storage.messages.insert(message);
+        },
+      },
+    };
+    rebuild({ storage: slowRow });
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    await until(async () => engine.requests.length === 1);
+    // The engine was asked, the row is not stored yet: only the opening typing has left.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
+    expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual([
+      'chat:message',
+      'chat:typing',
+    ]);
+    storeRow();
+    const outcome = stored(await sent.reply.done);
+    expect(outcome.message).toMatchObject({ content: 'Hola, qué bien. ', isComplete: true });
+    expect(eventsOf('chat:delta').map((d) => d.text)).toEqual(['Hola, ', 'qué ', 'bien. ']);
+  });
+
+  it('a row that cannot be stored: reply_failed, retryable, and nothing the engine wrote leaves', async () => {
+    const noRow: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        insert: async (message) => {
+          if (message.role === 'assistant') throw new Error('disk full');
+          return storage.messages.insert(message);
+        },
+      },
+    };
+    rebuild({ storage: noRow });
+    const { sent, outcome } = await exchange('Hola');
+    expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'reply_failed', retryable: true }]);
+    expect(eventsOf('chat:delta')).toEqual([]);
+    expect(eventsOf('chat:emotion')).toEqual([]);
+    expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
+  });
+
   it('rewrites the row at most every flush interval, not on every delta', async () => {
     const writes: string[] = [];
     const counting: Storage = {

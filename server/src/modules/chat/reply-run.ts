@@ -74,6 +74,34 @@ export interface ReplyRunSpec {
   options: ReplyOptions;
 }
 
+/**
+ * `pieces`, the first one asked for at once — the engine starts writing — but handed out only
+ * once `ready` resolves. Should `ready` reject, the engine is told to stop and the rejection is
+ * thrown where the first piece was awaited.
+ */
+function afterReady<T>(pieces: AsyncIterable<T>, ready: Promise<void>): AsyncIterable<T> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const first = iterator.next();
+  first.catch(() => undefined); // awaited below, after `ready`
+  let started = false;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next() {
+        if (started) return iterator.next();
+        started = true;
+        try {
+          await ready;
+        } catch (error) {
+          void iterator.return?.()?.catch(() => undefined);
+          throw error;
+        }
+        return first;
+      },
+      return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value },
+    }),
+  };
+}
+
 /** Resolves after the event loop's I/O phase: writes flush and waiting events run. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -138,8 +166,10 @@ export class ReplyRun implements RunnableReply {
     ).filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''));
     const state = await this.deps.sessions.state(userId, userMessage.sessionId);
     if (!state) return this.fail('not_found');
-    await this.insertRow();
-    if (!(await this.stream(state, history))) return this.abandon('reply_failed');
+    // The engine starts writing while the row is being stored; nothing it writes leaves before
+    // the row is durable (C-5), but the wait for the disk no longer comes before the first word.
+    const row = this.insertRow();
+    if (!(await this.stream(state, history, row))) return this.abandon('reply_failed');
     // The rest of the text is spoken; after a stop nothing more is emitted (S-2).
     if (this.speech) {
       if (this.controller.signal.aborted) await this.speech.settled();
@@ -198,21 +228,27 @@ export class ReplyRun implements RunnableReply {
     await this.deps.leaseRow?.(replyId);
   }
 
-  /** The engine's stream, emitted as it comes; false when the engine failed (not stopped). */
-  private async stream(state: SessionState, history: Message[]): Promise<boolean> {
+  /**
+   * The engine's stream, emitted as it comes, from when `row` is stored; false when the engine
+   * failed (not stopped). A row that cannot be stored throws.
+   */
+  private async stream(state: SessionState, history: Message[], row: Promise<void>): Promise<boolean> {
     const { signal } = this.controller;
     const { replyId, userId, userMessage, options } = this.spec;
     let flushedAt = performance.now();
     let flushedLength = 0;
     try {
-      const stream = this.deps.engine.stream({
-        text: userMessage.content,
-        language: this.language,
-        personality: options.personality,
-        history,
-        context: engineContext(state),
-        signal,
-      });
+      const stream = afterReady(
+        this.deps.engine.stream({
+          text: userMessage.content,
+          language: this.language,
+          personality: options.personality,
+          history,
+          context: engineContext(state),
+          signal,
+        }),
+        row,
+      );
       for await (const chunk of stream) {
         if (signal.aborted) break;
         switch (chunk.type) {
@@ -253,6 +289,7 @@ export class ReplyRun implements RunnableReply {
         await yieldToEventLoop();
       }
     } catch (error) {
+      if (!this.rowStored) throw error; // the row's own failure, not the engine's
       if (signal.aborted) return true;
       this.deps.log.error({ err: error, replyId }, 'reply engine failed');
       return false;

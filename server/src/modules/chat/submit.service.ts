@@ -143,13 +143,20 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       previous.filter((m) => m.role === 'user').at(-1)?.language ??
       (await deps.preferredLanguage?.(userId)) ??
       DEFAULT_LANGUAGE;
+    const createdAt = deps.clock().toISOString();
+    // The message and its session's touch are written in one turn, so they share one group commit
+    // and one wait for the disk (issue 14) rather than one each. Should the insert turn out a
+    // duplicate (a concurrent send with the same clientMessageId), the session was touched by
+    // that send anyway.
+    const touched = sessions.update(userId, session.sessionId, { updatedAt: createdAt });
+    touched.catch(() => undefined); // awaited below, unless the insert failed first
     const inserted = await messages.insert({
       _id: deps.newId(),
       sessionId: session.sessionId,
       userId,
       role: 'user',
       content: input.message,
-      createdAt: deps.clock().toISOString(),
+      createdAt,
       clientMessageId: input.clientMessageId ?? null,
       replyTo: null,
       emotion: null,
@@ -164,9 +171,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     });
     if (inserted.duplicate) return stored(userId, inserted.message);
     // The session's personality is left as it is: only POST /personality changes it (C-14).
-    session =
-      (await sessions.update(userId, session.sessionId, { updatedAt: inserted.message.createdAt })) ??
-      session;
+    session = (await touched) ?? session;
     publisher.toSession(
       session.sessionId,
       'chat:message',
