@@ -29,6 +29,9 @@ declare module 'fastify' {
   }
 }
 
+/** Verified access tokens remembered at once (each a few hundred bytes). */
+const VERIFIED_TOKENS = 20_000;
+
 /** A signed token from before A-12, or one missing a claim, is not a session. */
 function sessionClaims(claims: Partial<AccessTokenClaims>): AccessTokenClaims {
   const { sub, sid, tv, role } = claims;
@@ -60,13 +63,9 @@ export const authPlugin = fp(
       ended: (claims: SessionClaims) => Promise<SessionEndCode | null>;
     },
   ) => {
-    // `cache`: a token's signature and claims are checked once and remembered until it expires (or
-    // 10 min): the same token on every request costs a hash, not an HMAC and a JSON parse. Whether
-    // the session still stands is asked on every request all the same (`ended`).
     await app.register(fastifyJwt, {
       secret: opts.secret,
       sign: { expiresIn: opts.accessTokenTtlS },
-      verify: { cache: true },
     });
 
     const mapError = (error: unknown): AppError => {
@@ -84,9 +83,26 @@ export const authPlugin = fp(
       request.userId = claims.sub;
       request.sessionFamilyId = claims.sid;
     });
+    // A token's signature and claims are checked once and its claims remembered, by the token
+    // itself, until it expires: the same token on every request costs a map lookup, not an HMAC,
+    // a JSON parse (nor the hash fast-jwt's own cache keys by; issue 14). Whether the session
+    // still stands is asked on every request all the same (`ended`), so revocation stays immediate.
+    const verified = new Map<string, { claims: AccessTokenClaims; expiresAtMs: number }>();
     app.decorate('verifyAccessToken', (token: string): AccessTokenClaims => {
+      const known = verified.get(token);
+      if (known !== undefined) {
+        if (Date.now() < known.expiresAtMs) return known.claims;
+        verified.delete(token);
+      }
       try {
-        return sessionClaims(app.jwt.verify<AccessTokenClaims>(token));
+        const payload = app.jwt.verify<AccessTokenClaims & { exp?: number }>(token);
+        const claims = Object.freeze(sessionClaims(payload));
+        if (typeof payload.exp === 'number') {
+          verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+          // The oldest first: tokens are short-lived, and a dropped one is only verified again.
+          if (verified.size > VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+        }
+        return claims;
       } catch (error) {
         throw mapError(error);
       }
