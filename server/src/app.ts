@@ -181,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     engines,
     capabilities,
     startedAt,
+    maxAgeMs: config.healthMaxAgeMs,
     // Read per request, once the services below exist.
     queues: { avatarJobs: () => avatarUploads.jobs(), voiceJobs: () => voiceUploads.jobs() },
   });

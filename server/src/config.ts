@@ -83,6 +83,8 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: intFrom(0, 120_000).default(5000),
   // How often the health monitor asks the database (and Redis, queues); a change pushes server:status.
   HEALTH_CHECK_INTERVAL_MS: intFrom(50, 600_000).default(5000),
+  // How long one /health answer is given again (SPEC.md H-1): a probe storm asks the database once per window.
+  HEALTH_MAX_AGE_MS: intFrom(0, 1000).default(1000),
   CLIENT_DIST: z.string().min(1).optional(),
   // Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, lockouts).
   TRUST_PROXY: z
@@ -215,6 +217,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     socketRecordDir: e.SOCKET_RECORD_DIR ? resolve(e.SOCKET_RECORD_DIR) : undefined,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     healthCheckIntervalMs: e.HEALTH_CHECK_INTERVAL_MS,
+    healthMaxAgeMs: e.HEALTH_MAX_AGE_MS,
     clientDist: resolve(e.CLIENT_DIST ?? defaultClientDist()),
     trustProxy: e.TRUST_PROXY,
     /** SPEC.md W-5: extra `host[:port]` names answered, lower case (APP_URL's and loopback always are). */

@@ -19,7 +19,8 @@ let cluster: TestCluster;
 const url = (i: number) => cluster.instances[i]?.url ?? '';
 
 beforeAll(async () => {
-  const env = { SPEECH_ENGINE: 'none', INSTANCE_LEASE_MS: String(LEASE_MS) };
+  // /health's counters are read right before and after each upload: no answer given again (H-1).
+  const env = { SPEECH_ENGINE: 'none', INSTANCE_LEASE_MS: String(LEASE_MS), HEALTH_MAX_AGE_MS: '0' };
   cluster = await startCluster(1, { ...env, VOICE_JOB_WORKERS: '0' });
   await cluster.add({ VOICE_JOB_WORKERS: '1' });
   await cluster.add({ VOICE_JOB_WORKERS: '1' });

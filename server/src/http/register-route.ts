@@ -17,6 +17,26 @@ export interface RouteContext {
   redirect: (url: string) => void;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `make(key)` once per frozen key, frozen: a route answering `bodies(list)` for a list kept by its
+ * repository answers the same frozen object while the list stands, so `registerRoute` checks and
+ * serialises it once. A key that is not frozen (not kept) gets a fresh, unfrozen body each time.
+ */
+export function frozenBodies<K extends object, B extends object>(make: (key: K) => B): (key: K) => B {
+  const bodies = new WeakMap<K, B>();
+  return (key) => {
+    if (!Object.isFrozen(key)) return make(key);
+    let body = bodies.get(key);
+    if (body === undefined) {
+      body = Object.freeze(make(key));
+      bodies.set(key, body);
+    }
+    return body;
+  };
+}
+
 export type RouteHandler<D> = (input: RouteParsed<D>, ctx: RouteContext) => Promise<RouteResponse<D>>;
 
 /**
@@ -24,6 +44,10 @@ export type RouteHandler<D> = (input: RouteParsed<D>, ctx: RouteContext) => Prom
  * input → 400 `validation_failed` with the spec's field texts, nothing changed), authenticates
  * when the route says so, and parses the result with the response schema — which also strips
  * anything not declared (a password hash can never leak through a response).
+ *
+ * A handler may answer a frozen object it answered before (a kept answer: `/health` within its
+ * max age, a session list whose version has not moved — see `frozenBodies`): that object was
+ * checked and serialised the first time, and its JSON is sent again as it was (issue 14).
  */
 export function registerRoute<D extends RouteDef>(
   app: FastifyInstance,
@@ -32,6 +56,20 @@ export function registerRoute<D extends RouteDef>(
   options: Pick<RouteShorthandOptions, 'config' | 'bodyLimit' | 'errorHandler'> = {},
 ): void {
   const urls = [route.path, ...(route.aliases ?? []).map((prefix) => `${prefix}${route.path}`)];
+  /** Frozen answers → their checked JSON (shared by the route's aliases). */
+  const serialised = new WeakMap<object, string>();
+  const respond = (reply: FastifyReply, result: unknown): unknown => {
+    if (typeof result !== 'object' || result === null || !Object.isFrozen(result)) {
+      return route.response.parse(result);
+    }
+    let json = serialised.get(result);
+    if (json === undefined) {
+      json = JSON.stringify(route.response.parse(result));
+      serialised.set(result, json);
+    }
+    void reply.type(JSON_TYPE);
+    return json;
+  };
   for (const url of urls) {
     app.route({
       method: route.method,
@@ -65,7 +103,7 @@ export function registerRoute<D extends RouteDef>(
         // A handler that answered by itself (a redirect for a browser) keeps its answer.
         if (redirected || reply.sent) return reply;
         void reply.code(route.status ?? 200);
-        return route.response.parse(result);
+        return respond(reply, result);
       },
     });
   }

@@ -1,6 +1,6 @@
 import { routes } from '@alma/protocol';
 import type { FastifyInstance } from 'fastify';
-import { registerRoute } from '../../http/register-route.ts';
+import { frozenBodies, registerRoute } from '../../http/register-route.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { personalities } from './personalities.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -13,9 +13,9 @@ export function registerChatRoutes(
   const { chat, sessions } = deps;
   const r = routes.chat;
 
-  registerRoute(app, r.listSessions, async (_input, { userId }) => ({
-    sessions: await sessions.list(userId),
-  }));
+  // A list the repository kept (frozen, its version unchanged) is answered as serialised last time.
+  const listBody = frozenBodies((list: Awaited<ReturnType<SessionsService['list']>>) => ({ sessions: list }));
+  registerRoute(app, r.listSessions, async (_input, { userId }) => listBody(await sessions.list(userId)));
   registerRoute(app, r.createSession, async ({ body }, { userId }) => ({
     session: await sessions.create(userId, body?.title ?? null, 'default'),
   }));

@@ -1,5 +1,5 @@
 import { HealthSchema, PROTOCOL_VERSION } from '@alma/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, json, type TestApp } from '../../test-support/app.ts';
 
 let t: TestApp;
@@ -7,6 +7,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => t.close());
+afterEach(() => vi.useRealTimers());
 
 describe('GET /health', () => {
   it('reports status, database and engines', async () => {
@@ -31,12 +32,29 @@ describe('GET /health', () => {
     expect(health.voiceJobs?.instance).toBe(health.avatarJobs?.instance);
   });
 
-  it('reports degraded when the database does not answer', async () => {
+  it('H-1 gives an answer again for up to 1 s (HEALTH_MAX_AGE_MS), then runs the checks again: degraded once the database does not answer', async () => {
+    const health = () => t.app.inject({ method: 'GET', url: '/health' });
+    const start = Date.now() + 5000; // past any answer earlier tests left
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    const first = await health();
+    expect(HealthSchema.parse(json(first))).toMatchObject({ status: 'online', database: { ok: true } });
     const ping = t.storage.ping.bind(t.storage);
-    t.storage.ping = async () => false; // the database is unreachable: a test double at that boundary
+    let pings = 0;
+    t.storage.ping = async () => {
+      pings++;
+      return false; // the database is unreachable: a test double at that boundary
+    };
     try {
-      const health = HealthSchema.parse(json(await t.app.inject({ method: 'GET', url: '/health' })));
-      expect(health).toMatchObject({ status: 'degraded', database: { ok: false } });
+      vi.setSystemTime(start + 999);
+      const kept = await health();
+      expect(kept.body).toBe(first.body);
+      expect(kept.headers['cache-control']).toBe('no-store');
+      expect(pings).toBe(0);
+      vi.setSystemTime(start + 1000);
+      const fresh = HealthSchema.parse(json(await health()));
+      expect(fresh).toMatchObject({ status: 'degraded', database: { ok: false } });
+      expect(fresh.checks).toContainEqual({ name: 'database', ok: false });
+      expect(pings).toBe(1);
     } finally {
       t.storage.ping = ping;
     }
