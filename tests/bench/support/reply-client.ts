@@ -7,6 +7,8 @@ export interface ReplyTrace {
   ackAt?: number;
   deltaAt: number[];
   chunkAt: number[];
+  /** Each `speech:chunk`'s text, in arrival order: the clauses that were voiced. */
+  chunkTexts: string[];
   endAt?: number;
   /** `reply`, an error code, `ack_failed`, or `timeout`. */
   outcome?: string;
@@ -47,6 +49,7 @@ export function traceReply(
     sentAt: performance.now(),
     deltaAt: [],
     chunkAt: [],
+    chunkTexts: [],
     gaps: 0,
     reorders: 0,
     disconnected: false,
@@ -62,7 +65,7 @@ export function traceReply(
       resolve(trace);
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    const onEvent = (event: string, payload: { seq?: number; code?: string }) => {
+    const onEvent = (event: string, payload: { seq?: number; code?: string; text?: string }) => {
       if (!REPLY_EVENT_NAMES.has(event)) return;
       const at = performance.now();
       const seq = payload.seq ?? -1;
@@ -70,8 +73,10 @@ export function traceReply(
       else if (seq > lastSeq + 1) trace.gaps += seq - lastSeq - 1;
       lastSeq = Math.max(lastSeq, seq);
       if (event === ServerEvent.chatDelta) trace.deltaAt.push(at);
-      else if (event === ServerEvent.speechChunk) trace.chunkAt.push(at);
-      else if (event === ServerEvent.chatReply) finish('reply');
+      else if (event === ServerEvent.speechChunk) {
+        trace.chunkAt.push(at);
+        trace.chunkTexts.push(payload.text ?? '');
+      } else if (event === ServerEvent.chatReply) finish('reply');
       else if (event === ServerEvent.chatError) finish(payload.code ?? 'error');
     };
     socket.onAny(onEvent);
