@@ -21,7 +21,8 @@
  *  - time to first audio: send → the first `speech:chunk`.
  *
  * CPU: the server's CPU over a level against espeak + the encoder called directly on the clauses
- * that server voiced (a reply cut to text after its first clause counts that clause only); one
+ * that server voiced (a reply cut to text after its first clause counts that clause only),
+ * measured right before each round, as CPU time stretches with the load on a shared machine; one
  * session repeats its reply BENCH_ONE_SESSION_ROUNDS times (7) and takes the median round.
  *
  * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0,
@@ -73,6 +74,14 @@ async function probe(url: string, token: string): Promise<Chunk[]> {
   return chunks;
 }
 
+/** espeak + the encoder called directly (support/direct-speech.ts), measured once. */
+interface Direct {
+  replyMs: number;
+  firstClauseMs: number;
+  /** One clause's CPU, ms. */
+  of(clause: string): number;
+}
+
 interface LevelResult {
   sessions: number;
   allDoneMs: number;
@@ -105,7 +114,7 @@ async function runLevel(
   sessions: number,
   chunkCount: number,
   label: string,
-  directOf?: (clause: string) => number,
+  measureDirect?: () => Direct,
 ): Promise<LevelResult> {
   const sockets: Socket[] = await Promise.all(
     tokens.slice(0, sessions).map((token) => connect(server.url, token)),
@@ -117,6 +126,9 @@ async function runLevel(
   const cpuOfDirect: number[] = [];
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
+    // CPU time stretches with the machine's load: each round is set against direct speech
+    // measured right before it.
+    const direct = measureDirect?.();
     const cpuBefore = await server.cpuUs();
     const roundTraces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
       Promise.all(
@@ -128,8 +140,8 @@ async function runLevel(
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
     traces.push(...roundTraces);
     cpuPerReply.push(cpuMs / sessions);
-    const voicedDirectMs = directOf
-      ? roundTraces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + directOf(text), sum), 0)
+    const voicedDirectMs = direct
+      ? roundTraces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + direct.of(text), sum), 0)
       : 0;
     cpuOfDirect.push(voicedDirectMs > 0 ? cpuMs / voicedDirectMs : Number.NaN);
   }
@@ -218,11 +230,11 @@ try {
     },
   });
 
-  // The least a spoken reply costs: each clause spoken and encoded directly (median of 5). CPU
-  // time stretches with the machine's load, so it is measured again right before each level.
+  // The least a spoken reply costs: each clause spoken and encoded directly (median of 3), measured
+  // again before each level and each round (see runLevel).
   const direct = await directSpeech(VOICE);
-  const measureDirect = () => {
-    const runs = Array.from({ length: 5 }, () => chunks.map((c) => direct.speak(c.text).cpuUs));
+  const measureDirect = (): Direct => {
+    const runs = Array.from({ length: 3 }, () => chunks.map((c) => direct.speak(c.text).cpuUs));
     const clauseMs = new Map(chunks.map((c, k) => [c.text, median(runs.map((r) => r[k] ?? 0)) / 1000]));
     return {
       replyMs: median(runs.map((r) => r.reduce((s, us) => s + us, 0))) / 1000,
@@ -255,8 +267,9 @@ try {
   }[] = [];
   for (const sessions of LEVELS) {
     const d = measureDirect();
-    const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma', d.of);
-    const i = inline && (await runLevel(inline, inlineTokens, sessions, chunks.length, 'inline', d.of));
+    const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma', measureDirect);
+    const i =
+      inline && (await runLevel(inline, inlineTokens, sessions, chunks.length, 'inline', measureDirect));
     const b = await runLevel(bare, tokens, sessions, chunks.length, 'bare');
     levels.push({
       sessions,

@@ -29,7 +29,13 @@ export async function startServerProcess(
   const child = fork(script, [], {
     env: { ...process.env, ...options.env },
     // tsx runs the TypeScript child as it runs the bench.
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=<dir>: node's own profiler on every thread of the child (one file each,
+    // workers included), written when it exits.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   let next = 0;
