@@ -12,6 +12,7 @@ import { createOneTimeTokenRepository } from './one-time-tokens.ts';
 import { createRefreshTokenRepository } from './refresh-tokens.ts';
 import { createSessionRepository } from './sessions.ts';
 import { prepare } from './sql.ts';
+import { watchWalChanges } from './wal-changes.ts';
 import { createUsageRepository } from './usage.ts';
 import { createUserRepository } from './users.ts';
 
@@ -47,11 +48,12 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
   const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
   const writes = createGroupCommit(db, wal ? { sync: wal.sync } : {});
+  const walChanges = watchWalChanges(file);
   return {
     kind: 'embedded',
     users: createUserRepository(db, writes),
     refreshTokens: createRefreshTokenRepository(db, writes),
-    sessions: createSessionRepository(db, writes),
+    sessions: createSessionRepository(db, writes, walChanges),
     messages: createMessageRepository(db, writes),
     oneTimeTokens: createOneTimeTokenRepository(db, writes),
     identities: createIdentityRepository(db, writes),
@@ -73,6 +75,7 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
       if (!db.open) return;
       writes.flush();
       db.close();
+      walChanges?.close();
       await wal?.close();
     },
   };

@@ -12,6 +12,7 @@ import {
 import type { SessionPatch, SessionRecord, SessionRepository, SessionState, TitleSource } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
+import type { WalChanges } from './wal-changes.ts';
 
 /**
  * Rows of users' session lists kept in memory (a list and the version it was read at, migration
@@ -75,6 +76,8 @@ function stateFromRow(row: unknown): SessionState {
 export function createSessionRepository(
   db: Database.Database,
   { write, atomic }: GroupCommit,
+  /** Whether anything was committed since (the file's WAL-index header); null: ask every time. */
+  walChanges: WalChanges | null = null,
 ): SessionRepository {
   const insert = prepare(
     db,
@@ -94,8 +97,14 @@ export function createSessionRepository(
        FROM sessions WHERE user_id = @userId`,
   );
   const listVersion = prepare(db, 'SELECT sessions_version FROM users WHERE id = @userId').raw(true);
-  /** userId → the list last read and its version; in the order they were read. */
-  const lists = new Map<string, { version: number; sessions: readonly ChatSession[] }>();
+  /**
+   * userId → the list last read, its version, and the WAL generation taken before that version
+   * was last read (nothing committed since: the version stands); in the order they were read.
+   */
+  const lists = new Map<
+    string,
+    { version: number; sessions: readonly ChatSession[]; generation: number | undefined }
+  >();
   let listedRows = 0;
   const forget = (userId: string) => {
     listedRows -= lists.get(userId)?.sessions.length ?? 0;
@@ -162,18 +171,27 @@ export function createSessionRepository(
       return row === undefined ? null : stateFromRow(row);
     },
     // The list as read last time while the user's list version has not moved (issue 14): one
-    // indexed read instead of the list's query and a check of each row. The version is read
-    // first, so a change committed between the two reads leaves a list newer than its version,
+    // indexed read instead of the list's query and a check of each row — and not even that while
+    // nothing at all was committed to the file since the version was last read (wal-changes.ts).
+    // The generation is taken before the version and the version before the list, so a change
+    // committed between two of these reads leaves a list newer than what it was checked against,
     // which the next call reads again — never an older one. Lists are shared: frozen.
     async list(userId) {
-      const version = (listVersion.get({ userId }) as [number] | undefined)?.[0];
+      const generation = walChanges?.generation();
       const kept = lists.get(userId);
-      if (kept && kept.version === version) return kept.sessions as ChatSession[];
+      if (kept && generation !== undefined && kept.generation === generation) {
+        return kept.sessions as ChatSession[];
+      }
+      const version = (listVersion.get({ userId }) as [number] | undefined)?.[0];
+      if (kept && kept.version === version) {
+        kept.generation = generation;
+        return kept.sessions as ChatSession[];
+      }
       const sessions = readList(userId);
       forget(userId);
       if (version === undefined) return sessions;
       for (const session of sessions) Object.freeze(session);
-      lists.set(userId, { version, sessions: Object.freeze(sessions) });
+      lists.set(userId, { version, sessions: Object.freeze(sessions), generation });
       listedRows += sessions.length;
       for (const oldest of lists.keys()) {
         if (listedRows <= CACHED_LIST_ROWS) break;
