@@ -184,6 +184,38 @@ describe('visemes from phoneme events', () => {
       [200, 'sil'],
     ]);
   });
+
+  it('shuts the lips on a Spanish n before m, as Spanish speaks it ("con más": [komˈmas])', () => {
+    const events: [number, string][] = [
+      [0, 'k'],
+      [40, 'o'],
+      [100, 'n'],
+      [160, 'm'],
+      [230, 'ˈa'],
+      [300, 'n'],
+      [360, 'o'],
+    ];
+    const at = (keys: VisemeKey[], t: number) => keys.find((k) => k.t === t);
+    const es = track(events, 450);
+    expect(at(es, 100)).toEqual({ t: 100, v: 'PP', w: 1 });
+    expect(at(es, 160)).toEqual({ t: 160, v: 'PP', w: 1 });
+    // An n before a vowel keeps the tongue's shape; English keeps its n before m.
+    expect(at(es, 300)?.v).toBe('nn');
+    expect(at(track(events, 450, 'en'), 100)?.v).toBe('nn');
+  });
+
+  it("in espeak's Spanish, the lips shut where the n before an m starts", async () => {
+    // espeak writes m for an n before p or b ("un poco") but keeps n before m.
+    const result = await synth.synthesizeDetailed({
+      text: 'Vamos con más calma, también me gusta.',
+      language: 'es',
+      voice: { voice: 'es+f3' },
+      signal: new AbortController().signal,
+    });
+    const ns = result.phonemes.filter((p, i) => p.id === 'n' && result.phonemes[i + 1]?.id === 'm');
+    expect(ns.length).toBe(2);
+    for (const n of ns) expect(result.visemes.find((k) => k.t === n.t)).toMatchObject({ v: 'PP', w: 1 });
+  });
 });
 
 describe("lip closures: a p or b shuts the lips when its closure starts, before espeak's event", () => {
@@ -257,12 +289,53 @@ describe("lip closures: a p or b shuts the lips when its closure starts, before 
     expect(withLipClosures(voiced, pcm(400, [[0, 400]]), RATE)).toEqual(voiced);
   });
 
-  it("in espeak's own speech, every p after a vowel is shut through its silent closure", async () => {
-    const text = 'La sopa, la pera y la papa: una película preciosa.';
+  it('looks for the closure before a phoneme that is not heard, and drops that phoneme', () => {
+    // American "help": the vowel sounds 0–200 (its l-coloured end included), espeak's l at 202
+    // is already the p's silence, the release at 240. Only the l's own time was searched: all of
+    // it quiet, no closure — the lips stayed open until the release, 40 ms late.
+    const phonemes = events([
+      [0, 'ˈɛ'],
+      [202, 'l'],
+      [240, 'p'],
+      [270, 'ɐ'],
+    ]);
+    const sound = pcm(400, [
+      [0, 200],
+      [240, 400],
+    ]);
+    expect(withLipClosures(phonemes, sound, RATE)).toEqual(
+      events([
+        [0, 'ˈɛ'],
+        [200, 'p'],
+        [240, 'p'],
+        [270, 'ɐ'],
+      ]),
+    );
+    // A quiet consonant that is heard keeps its event, and the closure starts after it ("asp").
+    const quiet = Int16Array.from(sound, (x, i) => (i >= 200 * 22.05 && i < 220 * 22.05 ? 1000 : x));
+    const asp = events([
+      [0, 'a'],
+      [200, 's'],
+      [240, 'p'],
+    ]);
+    expect(withLipClosures(asp, quiet, RATE)).toEqual([...asp.slice(0, 2), { t: 220, id: 'p' }, asp[2]]);
+  });
+
+  /**
+   * espeak speaks `text`: every p after a phoneme `before` accepts has its lips shut ≥ 15 ms before
+   * its release, and the sound between is the closure's silence (12 dB under the 40 ms before).
+   */
+  async function expectShutThroughSilence(
+    text: string,
+    language: Language,
+    voice: string,
+    before: RegExp,
+    atLeast: number,
+  ) {
     const result = await synth.synthesizeDetailed({
       text,
-      language: 'es',
-      voice: { voice: 'es+f3' },
+      language,
+      voice: { voice },
       signal: new AbortController().signal,
     });
     const db = (fromMs: number, toMs: number) => {
@@ -271,19 +344,33 @@ describe("lip closures: a p or b shuts the lips when its closure starts, before 
       return 10 * Math.log10(sum / Math.max(1, samples.length) + 1);
     };
     const releases = result.phonemes.filter(
-      (p, i) => p.id === 'p' && /[aeiou]/.test(result.phonemes[i - 1]?.id ?? ''),
+      (p, i) => p.id === 'p' && before.test(result.phonemes[i - 1]?.id ?? ''),
     );
-    expect(releases.length).toBeGreaterThanOrEqual(4);
+    expect(releases.length).toBeGreaterThanOrEqual(atLeast);
     for (const release of releases) {
       const keys = result.visemes;
       const at = keys.findIndex((k) => k.t === release.t);
       const closure = keys[at - 1]!;
-      // The lips shut ≥ 15 ms before the release, and the sound between is the closure's silence.
       expect(closure.v, `p at ${release.t}`).toBe('PP');
       expect(closure.w).toBe(1);
       expect(release.t - closure.t).toBeGreaterThanOrEqual(15);
       expect(db(closure.t, release.t)).toBeLessThan(db(closure.t - 40, closure.t) - 12);
     }
+  }
+
+  it("in espeak's own speech, every p after a vowel is shut through its silent closure", async () => {
+    await expectShutThroughSilence(
+      'La sopa, la pera y la papa: una película preciosa.',
+      'es',
+      'es+f3',
+      /[aeiou]/,
+      4,
+    );
+  });
+
+  it('in espeak’s American English, a p after an l ("help", "will pick") is shut where the sound stops', async () => {
+    // Its l is coloured into the vowel, and its event is already the p's silence.
+    await expectShutThroughSilence('It might help a lot, and we will pick one.', 'en', 'en-us+f3', /^l$/, 2);
   });
 });
 

@@ -160,6 +160,8 @@ const STRESS = /[ˈˌ]/g;
  * change timing, not shape. */
 const MODIFIERS = /[ːˑ:]|\p{Mn}/gu;
 const PAUSE_WEIGHT = 1;
+/** A phoneme id without its stress and length marks. */
+const plainId = (id: string) => id.replace(STRESS, '').replace(MODIFIERS, '');
 
 /**
  * Splits one espeak phoneme id into table segments, longest match first. `unknown` lists the
@@ -171,7 +173,7 @@ export function segmentPhoneme(
 ): { segments: Segment[]; stressed: boolean; unknown: string[] } {
   const table = VISEME_TABLES[language];
   const stressed = id.includes('ˈ');
-  const plain = id.replace(STRESS, '').replace(MODIFIERS, '');
+  const plain = plainId(id);
   const segments: Segment[] = [];
   const unknown: string[] = [];
   const chars = Array.from(plain);
@@ -211,6 +213,24 @@ const VOWELS: ReadonlySet<Viseme> = new Set(['aa', 'E', 'I', 'O', 'U']);
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+const BILABIALS: ReadonlySet<string> = new Set(['p', 'b', 'm']);
+
+/**
+ * A Spanish n before a bilabial is spoken [m]: the lips shut on the n ("con más" [komˈmas],
+ * "también me", "inmenso" — the nasal takes the next consonant's place, as in every variety of
+ * Spanish). espeak already writes m before p and b ("un poco": u m p), but keeps n before m,
+ * whose lips would then shut ~60 ms late, at the m, inside the nasal murmur that started at the n.
+ */
+function nasalBeforeLips(phonemes: readonly PhonemeEvent[], i: number, language: Language): boolean {
+  const next = phonemes[i + 1];
+  return (
+    language === 'es' &&
+    plainId(phonemes[i]!.id) === 'n' &&
+    next !== undefined &&
+    BILABIALS.has(plainId(next.id).charAt(0))
+  );
+}
+
 /**
  * The viseme track of one chunk from its phoneme events. Invariants (visemes.test.ts): keys are in
  * time order with distinct times; every phoneme event has a key at its own time (a later phoneme
@@ -236,7 +256,11 @@ export function visemesFromPhonemes(
   const first = phonemes[0];
   if (!first || first.t > 0) put({ t: 0, v: 'sil', w: 1 });
 
-  const shapes = phonemes.map((p) => segmentPhoneme(p.id, language));
+  const shapes = phonemes.map((p, i) =>
+    nasalBeforeLips(phonemes, i, language)
+      ? { segments: [LIPS_CLOSED], stressed: false, unknown: [] }
+      : segmentPhoneme(p.id, language),
+  );
   for (let i = 0; i < phonemes.length; i++) {
     const phoneme = phonemes[i]!;
     const { segments, stressed } = shapes[i]!;
@@ -299,6 +323,15 @@ const CLOSURE_MIN_MS = 8;
  * the synthesiser's PCM: the run of frames before the release at least CLOSURE_DROP_DB below the
  * previous phoneme's loudest. The release keeps its event (the lips part there). After a pause the
  * closure is inside the silence (the mouth is already shut): nothing is added.
+ *
+ * Sometimes the phoneme before the stop is not heard at all: in American English "help" and
+ * "we'll pick" espeak's l is coloured into the vowel before it, and its event starts the p's
+ * silence (the sound stops within 2 ms of it; lip-sync bench). No lasting quiet run ends its
+ * time — all of it is quiet — and its loudest frame is CLOSURE_DROP_DB below the phoneme's before
+ * it: the closure starts where the sound fell to that level, looked for from the earlier
+ * phoneme's start (a vowel's own fading tail is not the closure). A closure that starts at or before the silent
+ * phoneme's event replaces it (the lips are shut through it; keyed, it would open the mouth
+ * inside the closure).
  */
 export function withLipClosures(
   phonemes: readonly PhonemeEvent[],
@@ -313,19 +346,36 @@ export function withLipClosures(
     for (let i = start; i < end; i++) sum += pcm[i]! * pcm[i]!;
     return 10 * Math.log10(sum / Math.max(1, end - start) + 1);
   };
+  /** Frame levels from `from` up to `to` (ms). */
+  const levels = (from: number, to: number) => {
+    const out: number[] = [];
+    for (let t = from; t + CLOSURE_FRAME_MS <= to; t += CLOSURE_FRAME_MS) out.push(levelAt(t));
+    return out;
+  };
+  /** Where the run of frames ≤ `quiet` that ends `heard` (frames from `from`) starts, or null. */
+  const closureIn = (heard: number[], from: number, quiet = Math.max(...heard) - CLOSURE_DROP_DB) => {
+    let run = heard.length;
+    while (run > 0 && heard[run - 1]! <= quiet) run--;
+    return run > 0 ? from + run * CLOSURE_FRAME_MS : null;
+  };
   const out: PhonemeEvent[] = [];
   phonemes.forEach((phoneme, i) => {
     const previous = phonemes[i - 1];
-    const plain = phoneme.id.replace(STRESS, '').replace(MODIFIERS, '');
-    if (previous && previous.id !== '' && BILABIAL_STOPS.has(plain)) {
-      const levels: number[] = [];
-      for (let t = previous.t; t + CLOSURE_FRAME_MS <= phoneme.t; t += CLOSURE_FRAME_MS)
-        levels.push(levelAt(t));
-      const quiet = Math.max(...levels) - CLOSURE_DROP_DB;
-      let run = levels.length;
-      while (run > 0 && levels[run - 1]! <= quiet) run--;
-      const closure = previous.t + run * CLOSURE_FRAME_MS;
-      if (run > 0 && phoneme.t - closure >= CLOSURE_MIN_MS) out.push({ t: closure, id: phoneme.id });
+    const before = phonemes[i - 2];
+    if (previous && previous.id !== '' && BILABIAL_STOPS.has(plainId(phoneme.id))) {
+      const lasting = (closure: number | null) =>
+        closure !== null && phoneme.t - closure >= CLOSURE_MIN_MS ? closure : null;
+      const heard = levels(previous.t, phoneme.t);
+      let closure = lasting(closureIn(heard, previous.t));
+      if (closure === null && before && before.id !== '') {
+        const earlier = levels(before.t, previous.t);
+        if (Math.max(...heard) <= Math.max(...earlier) - CLOSURE_DROP_DB)
+          closure = lasting(closureIn([...earlier, ...heard], before.t, Math.max(...heard)));
+      }
+      if (closure !== null) {
+        if (closure <= previous.t) out.pop();
+        out.push({ t: closure, id: phoneme.id });
+      }
     }
     out.push(phoneme);
   });
