@@ -34,19 +34,26 @@ import {
 } from '@alma/server';
 import { isDeepStrictEqual } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { visemesFromPhonemes, withLipClosures } from '../../server/src/engines/speech/visemes.ts';
+import {
+  visemesFromPhonemes,
+  withLipClosures,
+  type PhonemeEvent,
+} from '../../server/src/engines/speech/visemes.ts';
 import { decodeWithFfmpeg } from '../../server/src/test-support/ffmpeg-audio.ts';
 import { wavOf } from '../../server/src/test-support/voice-samples.ts';
 import { registerUser } from '../fixtures/api.ts';
 import { startTestServer } from '../fixtures/server.ts';
 import { connectClient } from '../fixtures/socket.ts';
 import {
+  lateBy,
   mouthEvents,
   offsets,
+  randomClosures,
   RATE,
   summary,
   timeline,
   WINDOW,
+  type ClosureShift,
   type Kind,
   type VisemeKey,
 } from './support/lipsync-analysis.ts';
@@ -153,9 +160,13 @@ async function played(chunks: readonly Chunk[]) {
 
 const direct = createBuiltinSynthesizer();
 
-/** Each chunk's track as espeak's events give it, without lip closures (the baseline). */
-async function baselineTracks(chunks: readonly Chunk[], language: Language): Promise<VisemeKey[][]> {
+/**
+ * Each chunk's track as espeak's events give it, without lip closures (the baseline), and its
+ * phoneme events with the closures (for LIPSYNC_DUMP).
+ */
+async function baselineTracks(chunks: readonly Chunk[], language: Language) {
   const tracks: VisemeKey[][] = [];
+  const phonemes: PhonemeEvent[][] = [];
   for (const chunk of chunks) {
     const again = await direct.synthesizeDetailed({
       text: chunk.text.trim(),
@@ -163,31 +174,38 @@ async function baselineTracks(chunks: readonly Chunk[], language: Language): Pro
       voice: { voice: VOICE[language] },
       signal: new AbortController().signal,
     });
-    const closed = visemesFromPhonemes(
-      withLipClosures(again.phonemes, again.pcm, RATE),
-      language,
-      again.durationMs,
-    );
+    const withClosures = withLipClosures(again.phonemes, again.pcm, RATE);
+    const closed = visemesFromPhonemes(withClosures, language, again.durationMs);
     if (again.durationMs !== chunk.durationMs || !isDeepStrictEqual(closed, chunk.visemes))
       throw new Error(`"${chunk.text}" spoken again is not the chunk received (S-11)`);
     tracks.push(visemesFromPhonemes(again.phonemes, language, again.durationMs));
+    phonemes.push(withClosures);
   }
-  return tracks;
+  return { tracks, phonemes };
 }
 
 const KINDS: Kind[] = ['onset', 'offset', 'closure'];
 
-/** One reply's judged events and their offsets; `closureDelayMs`: the control (analysis header). */
-function judge(pcm: Float32Array, keys: VisemeKey[], endMs: number, closureDelayMs = 0, dump?: string) {
-  const events = mouthEvents(keys, endMs, closureDelayMs);
+/** One reply's judged events and their offsets; `shift`: a control's (analysis header). */
+function judge(
+  pcm: Float32Array,
+  keys: VisemeKey[],
+  endMs: number,
+  shift?: ClosureShift,
+  dump?: { path: string; phonemes: PhonemeEvent[] },
+) {
+  const events = mouthEvents(keys, endMs, shift);
   const values = offsets(pcm, events);
-  // LIPSYNC_DUMP=dir: the sound played and what was judged, to look at (a spectrogram, ffmpeg).
+  // LIPSYNC_DUMP=dir: the sound played, espeak's phonemes and what was judged, to look at.
   if (dump) {
-    writeFileSync(`${dump}.wav`, wavOf(pcm, RATE));
-    writeFileSync(`${dump}.json`, JSON.stringify({ keys, events, offsets: values }));
+    writeFileSync(`${dump.path}.wav`, wavOf(pcm, RATE));
+    writeFileSync(
+      `${dump.path}.json`,
+      JSON.stringify({ keys, phonemes: dump.phonemes, events, offsets: values }),
+    );
   }
   // LIPSYNC_DETAIL=1: every judged event, to see where the mouth and the sound part.
-  if (process.env.LIPSYNC_DETAIL && !closureDelayMs)
+  if (process.env.LIPSYNC_DETAIL && !shift)
     console.info(
       events
         .map((e, i) => {
@@ -230,12 +248,19 @@ if (!synthesizer) throw new Error('the builtin synthesiser is not available');
 
 /** Every closure keyed this much late: 15 ms past the window's lag, so each should come out. */
 const LATE_MS = 60;
+/** The random control's draws (seeds: the same times every run). */
+const SEEDS = [1, 2, 3, 4, 5];
 const results: Record<string, unknown> = {};
 const lines: string[] = [];
 for (const language of ['es', 'en'] as const) {
   const replies = REPLIES[language];
   const server = await startTestServer({}, undefined, { engine: scripted(replies), speech: synthesizer });
-  const judged: Record<'now' | 'before' | 'late', Judged> = { now: [], before: [], late: [] };
+  const judged: Record<'now' | 'before' | 'late' | 'random', Judged> = {
+    now: [],
+    before: [],
+    late: [],
+    random: [],
+  };
   let chunkCount = 0;
   try {
     const user = await registerUser(server.url);
@@ -249,10 +274,14 @@ for (const language of ['es', 'en'] as const) {
         chunks.map((c) => c.visemes),
         starts,
       );
-      const dump = process.env.LIPSYNC_DUMP && `${process.env.LIPSYNC_DUMP}/${language}-${n + 1}`;
-      judged.now.push(...judge(pcm, keys, endMs, 0, dump));
-      judged.late.push(...judge(pcm, keys, endMs, LATE_MS));
-      judged.before.push(...judge(pcm, timeline(await baselineTracks(chunks, language), starts), endMs));
+      const baseline = await baselineTracks(chunks, language);
+      const path = process.env.LIPSYNC_DUMP && `${process.env.LIPSYNC_DUMP}/${language}-${n + 1}`;
+      const phonemes = timeline(baseline.phonemes, starts);
+      judged.now.push(...judge(pcm, keys, endMs, undefined, path ? { path, phonemes } : undefined));
+      judged.late.push(...judge(pcm, keys, endMs, lateBy(LATE_MS)));
+      for (const seed of SEEDS)
+        judged.random.push(...judge(pcm, keys, endMs, randomClosures(keys, endMs, seed)));
+      judged.before.push(...judge(pcm, timeline(baseline.tracks, starts), endMs));
     }
     client.close();
   } finally {
@@ -260,8 +289,9 @@ for (const language of ['es', 'en'] as const) {
   }
   const now = summarise(judged.now);
   const before = summarise(judged.before);
-  const late = summarise(judged.late);
-  results[language] = { replies: replies.length, chunks: chunkCount, now, before, late };
+  const lateOnes = summarise(judged.late);
+  const random = summarise(judged.random);
+  results[language] = { replies: replies.length, chunks: chunkCount, now, before, late: lateOnes, random };
   const line = (label: string, { all, byKind }: typeof now) =>
     `    ${label}: ${all.withinPct} % of ${all.events} within (${all.withinFoundPct} % of ${all.found} found), ` +
     `median ${all.medianMs} ms, |${all.medianAbsMs}| ms — ` +
@@ -273,7 +303,9 @@ for (const language of ['es', 'en'] as const) {
     `  ${language}: ${replies.length} replies, ${chunkCount} chunks`,
     line('now', now),
     line('before (closures at the release)', before),
-    `    control, every closure keyed ${LATE_MS} ms late: closures ${late.byKind.closure!.withinPct} % within (should be ~0)`,
+    `    control, every closure keyed ${LATE_MS} ms late: closures ${lateOnes.byKind.closure!.withinPct} % within (should be ~0)`,
+    `    control, every closure keyed at a random time away from the closures (${SEEDS.length} draws): ` +
+      `${random.byKind.closure!.withinPct} % of ${random.byKind.closure!.events} within (should be ~0)`,
   );
 }
 console.info(

@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   closingOnsets,
   closures,
+  lateBy,
   mouthEvents,
+  murmurOnsets,
   offsets,
+  randomClosures,
   RATE,
   soundEvents,
+  summary,
   type VisemeKey,
 } from '../bench/support/lipsync-analysis.ts';
 
@@ -26,6 +30,34 @@ function buzz(totalMs: number, silences: [number, number][]): Float32Array {
 }
 
 const key = (t: number, v: string, w = 1): VisemeKey => ({ t, v, w });
+
+/**
+ * A voice at 150 Hz whose shape changes at known times: a vowel (harmonics at 1/h to 5 kHz, most
+ * of its energy above 500 Hz), an m's murmur (only the first two harmonics, four times as loud:
+ * nothing above 400 Hz, and louder than the vowel below it — the lips shut, the nose carries the
+ * voice) or a hiss (harmonics from 2 kHz on only: a fricative's noise, unvoiced). Under it all, a
+ * faint white noise (−70 dB), as in any recording's silences.
+ */
+type Shape = 'vowel' | 'murmur' | 'hiss';
+function voice(totalMs: number, spans: [from: number, to: number, shape: Shape][]): Float32Array {
+  const pcm = new Float32Array(Math.round((totalMs * RATE) / 1000));
+  const gain = (shape: Shape, h: number) =>
+    shape === 'vowel' ? 1 / h : shape === 'murmur' ? (h <= 2 ? 4 / h : 0) : h * 150 >= 2000 ? 3 / h : 0;
+  let seed = 1;
+  for (let i = 0; i < pcm.length; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const ms = (i / RATE) * 1000;
+    const shape = spans.find(([from, to]) => ms >= from && ms < to)?.[2];
+    let x = 0;
+    if (shape)
+      for (let h = 1; h * 150 < 5000; h++) x += gain(shape, h) * Math.sin((2 * Math.PI * 150 * h * i) / RATE);
+    pcm[i] = 0.1 * x + 3e-4 * (seed / 2 ** 30 - 1);
+  }
+  return pcm;
+}
+
+const near = (landmarks: number[], at: number, within: number) =>
+  landmarks.filter((ms) => Math.abs(ms - at) <= within);
 
 describe('the lip-sync judge', () => {
   it('places the sound’s events where they are at the end of a long reply (frames are 44 samples, not 2 ms)', () => {
@@ -128,7 +160,7 @@ describe('the lip-sync judge', () => {
       key(600, 'nn'),
     ];
     const [now, late] = [0, 60].map((delay) =>
-      mouthEvents(keys, 700, delay).filter((e) => e.kind === 'closure'),
+      mouthEvents(keys, 700, lateBy(delay)).filter((e) => e.kind === 'closure'),
     );
     expect(now).toEqual([{ kind: 'closure', ms: 300, cell: [150, 330] }]);
     expect(late).toEqual([{ kind: 'closure', ms: 360, cell: [180, 390] }]);
@@ -141,5 +173,97 @@ describe('the lip-sync judge', () => {
         .filter((e) => e.kind === 'closure')
         .map((e) => e.ms),
     ).toEqual([200]);
+  });
+
+  it('finds where an m’s murmur starts inside voiced speech, though the sound gets no quieter', () => {
+    // Vowel 0–500, murmur 500–580, vowel again: the murmur is louder below 400 Hz than the vowel,
+    // so neither the energy nor the high-frequency energy falls steeply at 500.
+    const pcm = voice(1000, [
+      [0, 500, 'vowel'],
+      [500, 580, 'murmur'],
+      [580, 1000, 'vowel'],
+    ]);
+    expect(near(closures(pcm), 500, 8)).toHaveLength(1);
+    // Only the murmur's start: its end (the lips parting) is not a closure.
+    expect(near(closures(pcm), 580, 40)).toEqual([]);
+    // The judge: a closure keyed where the murmur starts is within a few ms; keyed 60 ms late
+    // (the bench's control), it is not within the window.
+    const keys = [key(0, 'sil'), key(20, 'aa'), key(500, 'PP'), key(580, 'aa'), key(980, 'sil')];
+    const judged = (shift = lateBy(0)) =>
+      offsets(
+        pcm,
+        mouthEvents(keys, 1000, shift).filter((e) => e.kind === 'closure'),
+      );
+    expect(Math.abs(judged()[0]!)).toBeLessThanOrEqual(8);
+    expect(summary(judged(lateBy(60))).withinPct).toBe(0);
+  });
+
+  it('a murmur lasts: a 20 ms one is a formant’s dip, not an m', () => {
+    const pcm = voice(1000, [
+      [0, 500, 'vowel'],
+      [500, 520, 'murmur'],
+      [520, 1000, 'vowel'],
+    ]);
+    expect(near(murmurOnsets(pcm), 500, 40)).toEqual([]);
+  });
+
+  it('a murmur starts from sound: a voice starting out of silence is no closure', () => {
+    // Silence, then the murmur-shaped voice: its balance "falls" from the silence's, which is noise.
+    const pcm = voice(1000, [
+      [300, 700, 'murmur'],
+      [700, 1000, 'vowel'],
+    ]);
+    expect(near(murmurOnsets(pcm), 300, 40)).toEqual([]);
+  });
+
+  it('a murmur is voiced: a hiss falling into silence is a stop’s closure, not a murmur', () => {
+    // "st": the hiss's balance is all high; the silence's is the noise floor's, far lower.
+    const pcm = voice(1000, [
+      [0, 400, 'vowel'],
+      [400, 500, 'hiss'],
+      [560, 1000, 'vowel'],
+    ]);
+    expect(near(murmurOnsets(pcm), 500, 40)).toEqual([]);
+    // …which the high-frequency fall finds.
+    expect(near(closures(pcm), 500, 8)).toHaveLength(1);
+  });
+
+  it('the random control keys closures away from every real one and out of the pauses, the same every run', () => {
+    // Closures (with a silent closure each, as a p has) at 400, 1400 and 2400; a pause 1800–2000.
+    const pcm = buzz(3000, [
+      [0, 100],
+      [400, 440],
+      [1400, 1440],
+      [1800, 2000],
+      [2400, 2440],
+      [2900, 3000],
+    ]);
+    const keys = [
+      key(0, 'sil'),
+      key(100, 'aa'),
+      ...[400, 1400, 2400].flatMap((t) => [key(t, 'PP'), key(t + 40, 'PP'), key(t + 70, 'aa')]),
+      key(1800, 'sil'),
+      key(2000, 'E'),
+      key(2900, 'sil'),
+    ];
+    const real = mouthEvents(keys, 3000).filter((e) => e.kind === 'closure');
+    expect(real.map((e) => e.ms)).toEqual([400, 1400, 2400]);
+    expect(offsets(pcm, real).map((v) => Math.abs(v!) <= 8)).toEqual([true, true, true]);
+    const drawn = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((seed) =>
+      mouthEvents(keys, 3000, randomClosures(keys, 3000, seed)).filter((e) => e.kind === 'closure'),
+    );
+    for (const { ms } of drawn) {
+      expect(ms).toBeGreaterThanOrEqual(100);
+      expect(ms).toBeLessThanOrEqual(2900);
+      expect(ms >= 1800 && ms <= 2000, `${ms} in the pause`).toBe(false);
+      for (const c of [400, 1400, 2400]) expect(ms - c < -140 || ms - c > 60, `${ms} near ${c}`).toBe(true);
+    }
+    expect(new Set(drawn.map((e) => Math.round(e.ms))).size).toBe(drawn.length);
+    // Seeded: the same draw twice.
+    expect(mouthEvents(keys, 3000, randomClosures(keys, 3000, 3))).toEqual(
+      mouthEvents(keys, 3000, randomClosures(keys, 3000, 3)),
+    );
+    // The sound's only closures are the real ones: none of the random ones is judged within.
+    expect(summary(offsets(pcm, drawn)).withinPct).toBe(0);
   });
 });

@@ -11,7 +11,7 @@
  *    starts from silence and ends in it);
  *  - a lip closure: a full `PP` key (w ≥ 0.9) after a sounding key — the lips meet — against the
  *    sound's closure landmarks (`closures`: the oral sound cut off — a p or b's closure is near
- *    silence, an m's murmur keeps only its low frequencies). A `PP` right after `sil` (a p, b or m
+ *    silence, an m's murmur keeps only its low frequencies, `murmurOnsets`). A `PP` right after `sil` (a p, b or m
  *    starting speech) shuts lips that are already shut, inside a silence: not judged; nor is a
  *    second `PP` key of the same closure (its release).
  * Which landmark is a closure's own: the nearest within ±CLOSURE_SEARCH_MS that is no nearer to
@@ -19,11 +19,12 @@
  * Landmarks are dense in connected speech (a t, n, k or l cuts the sound too), and nearest-in-
  * ±120 ms alone matched a closure to its neighbour's landmark — "week brings": the b keyed where
  * its closure falls silent, matched to the k's closure 81 ms before it; "un poco" (espeak: u m p):
- * the m matched to the p's closure 86 ms after it. The bench prints a control: the same track
- * with every closure keyed 60 ms late (15 ms past the window); the share of it still judged
- * within is the judge's false passes. On the bench's 103 closures (its lamejs audio of 2026-11-28, with
- * a 20 ms hold): nearest-in-±120 ms judged 76 within and 20 of the late ones within; in cells,
- * 69 and 6.
+ * the m matched to the p's closure 86 ms after it. The bench prints two controls, whose share
+ * still judged within is the judge's false passes: the same track with every closure keyed 60 ms
+ * late (15 ms past the window, `lateBy`), and with every closure keyed at a random time away from
+ * all of them (`randomClosures`). On the bench's 103 closures (its lamejs audio of 2026-11-28,
+ * with a 20 ms hold): nearest-in-±120 ms judged 76 within and 20 of the late ones within; in
+ * cells, 69 and 6.
  * Not judged at all: the other visemes' onsets inside connected speech (a vowel after a
  * consonant, a tongue shape) — the sound has no event there that marks the mouth's change
  * better than the phoneme events the keys come from.
@@ -69,8 +70,8 @@ export interface MouthEvent {
   cell?: [number, number];
 }
 
-/** Every chunk's keys on the reply's timeline (each from its chunk's start). */
-export function timeline(tracks: readonly VisemeKey[][], starts: readonly number[]): VisemeKey[] {
+/** Every chunk's keys (or phoneme events) on the reply's timeline (each from its chunk's start). */
+export function timeline<T extends { t: number }>(tracks: readonly T[][], starts: readonly number[]): T[] {
   return tracks.flatMap((keys, i) => keys.map((k) => ({ ...k, t: (starts[i] ?? 0) + k.t })));
 }
 
@@ -93,11 +94,19 @@ export function closingOnsets(keys: readonly VisemeKey[]): number[] {
     .map((key) => key.t);
 }
 
+/** A control's displacement of a judged closure keyed at `ms` (ms; > 0: later). */
+export type ClosureShift = (ms: number) => number;
+
 /**
  * The mouth's judged events (see the header); `endMs` is where the reply's sound ends.
- * `closureDelayMs` keys every judged closure that much later (the bench's control).
+ * `shift` moves every judged closure, its cell with it (the bench's controls): `lateBy` and
+ * `randomClosures`.
  */
-export function mouthEvents(keys: readonly VisemeKey[], endMs: number, closureDelayMs = 0): MouthEvent[] {
+export function mouthEvents(
+  keys: readonly VisemeKey[],
+  endMs: number,
+  shift: ClosureShift = () => 0,
+): MouthEvent[] {
   const events: MouthEvent[] = [];
   const onsets = closingOnsets(keys);
   // The reply starts from silence and ends in it: its first opening and last closing are judged
@@ -116,20 +125,70 @@ export function mouthEvents(keys: readonly VisemeKey[], endMs: number, closureDe
       }
       silentSince = null;
     }
-    if (isClosure(key) && previous && previous.v !== 'sil' && !isClosure(previous))
+    if (isClosure(key) && previous && previous.v !== 'sil' && !isClosure(previous)) {
+      const by = shift(key.t);
       events.push({
         kind: 'closure',
-        ms: key.t + closureDelayMs,
+        ms: key.t + by,
         cell: cellOf(
-          key.t + closureDelayMs,
+          key.t + by,
           onsets.filter((o) => o !== key.t),
-          (keys[i + 1]?.t ?? Infinity) + closureDelayMs - FALL_HALF_MS,
+          (keys[i + 1]?.t ?? Infinity) + by - FALL_HALF_MS,
         ),
       });
+    }
   });
   if (silentSince !== null && Number.isFinite(silentSince) && silentSince < endMs)
     events.push({ kind: 'offset', ms: silentSince });
   return events.sort((a, b) => a.ms - b.ms);
+}
+
+/** The late control: every judged closure keyed `ms` later. */
+export const lateBy =
+  (ms: number): ClosureShift =>
+  () =>
+    ms;
+
+/** How far from a real closure a control's closure must be keyed to be out of the window (ms). */
+const CONTROL_MARGIN_MS = 15;
+
+/**
+ * The random control: each judged closure keyed instead at a random time of the reply's speech
+ * (seeded: the same draw every run) — between its first opening and last closing, outside the
+ * mouth's judged pauses, and never where the window would count it as a real closure's (from
+ * WINDOW.lead − CONTROL_MARGIN_MS before one to WINDOW.lag + CONTROL_MARGIN_MS after it). Every
+ * one judged within is a false pass: a landmark the judge found near nothing the mouth does.
+ */
+export function randomClosures(keys: readonly VisemeKey[], endMs: number, seed = 1): ClosureShift {
+  const events = mouthEvents(keys, endMs);
+  const real = events.filter((e) => e.kind === 'closure').map((e) => e.ms);
+  const pauses = events
+    .filter((e) => e.kind === 'offset')
+    .map((e) => {
+      const end = events.find((o) => o.kind === 'onset' && o.ms > e.ms);
+      return [e.ms, end?.ms ?? Infinity] as const;
+    });
+  const from = events.find((e) => e.kind === 'onset')?.ms ?? 0;
+  const until = pauses.at(-1)?.[0] ?? endMs;
+  let state = seed >>> 0;
+  // mulberry32: a small, seeded, uniform generator.
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const allowed = (t: number) =>
+    !pauses.some(([a, b]) => t >= a && t <= b) &&
+    !real.some((c) => t - c >= WINDOW.lead - CONTROL_MARGIN_MS && t - c <= WINDOW.lag + CONTROL_MARGIN_MS);
+  return (ms) => {
+    for (let tries = 0; tries < 1000; tries++) {
+      const t = from + next() * (until - from);
+      if (allowed(t)) return t - ms;
+    }
+    throw new Error('no time of this reply is free of its closures');
+  };
 }
 
 /**
@@ -213,11 +272,11 @@ const FALL_DB = 12;
 const FALL_HOLD_MS = 10;
 
 /**
- * Where an envelope falls by ≥ FALL_DB within 2 × FALL_HALF_MS and stays down FALL_HOLD_MS
+ * Where an envelope falls by ≥ FALL_DB within 2 × FALL_HALF_MS and stays down `hold` frames
  * longer (into a closure or a murmur, not a dip between two sounds), each fall at its steepest
  * frame (ms).
  */
-function falls(env: Float32Array): number[] {
+function falls(env: Float32Array, hold = frames(FALL_HOLD_MS)): number[] {
   const k = frames(FALL_HALF_MS);
   const drop = (f: number) => (env[f - k] ?? 0) - (env[f + k] ?? 0);
   const out: number[] = [];
@@ -227,8 +286,7 @@ function falls(env: Float32Array): number[] {
     let steepest = true;
     for (let g = f - k; g <= f + k && steepest; g++) if (g !== f && drop(g) > d) steepest = false;
     let held = steepest;
-    for (let g = f + k; g <= f + k + frames(FALL_HOLD_MS) && held; g++)
-      held = (env[g] ?? 0) <= (env[f - k] ?? 0) - FALL_DB;
+    for (let g = f + k; g <= f + k + hold && held; g++) held = (env[g] ?? 0) <= (env[f - k] ?? 0) - FALL_DB;
     if (held) out.push(f * HOP_MS);
   }
   return out;
@@ -236,21 +294,92 @@ function falls(env: Float32Array): number[] {
 
 /**
  * The sound's lip-closure landmarks (ms, sorted): where the high-frequency energy (first
- * difference) falls (`falls`) — the lips cutting the oral sound off: a p or b's closure falls
- * near silence; an m's murmur keeps only the low frequencies.
+ * difference) falls (`falls`) — the lips cutting the oral sound off, a p or b's closure near
+ * silence — and where a nasal murmur starts (`murmurOnsets`) — an m, whose voice goes on.
  *
- * Not found this way, looked at on the audio: an m inside voiced speech whose fall is gradual
- * (espeak ramps a vowel into a nasal over ~40 ms: 15–20 dB, never 12 dB within 20 ms —
- * "paseamos", "comimos", "something", "you managed") or small (an m after n or l, whose murmur
- * is as loud: "con más", "también me", "tell me"). Band by band those falls are steep (in
- * "paseamos" 800–1500 Hz falls 12 dB and 2000–3500 Hz 15 dB within 20 ms where the murmur
- * starts), and falls in two of four oral bands (800–5000 Hz) together found 10 more of the
- * bench's 103 closures — but passed 27 of the control's closures keyed 60 ms late, against 10
- * without them (measured before cells ended at the closure's next key): landmarks that dense
- * find something near anything. Rejected; those closures count as not found.
+ * Not found either way, looked at on the audio (lip-sync bench, 2026-11-29): closures where the
+ * sound barely changes. After u ("un poco", "humanos", "you managed": the lips already rounded
+ * nearly shut, the oral band 1–4 dB above the murmur's), i ("comimos"), l ("al mar", "tell me":
+ * the l's balance ~5 dB, the murmur's ~9 dB, with a 14 ms gap between them that is not a
+ * closure), n ("con más" — Spanish speaks that n [m], visemes.ts now keys the closure on it), v;
+ * an m or b right after a k's release ("walk might", "week brings"); an r-coloured vowel or "əl"
+ * before an m (oral band falls 8–11 dB). Tried and rejected: falls in two of four oral bands
+ * (800–5000 Hz, absolute) found 10 more of 103 closures but passed 27 of the late control's,
+ * against 10 without them; falls of three oral bands each against the murmur band found 3 more
+ * of 103 and raised the random control from 11 to 21 % (es) and 14 % (en); any fall into a silence of ≥ 20 ms
+ * found 3 more English closures and tripled the English late control (3.6 → 9.1 %).
  */
 export function closures(pcm: Float32Array): number[] {
-  return falls(envelope(pcm, true));
+  return [...falls(envelope(pcm, true)), ...murmurOnsets(pcm)].sort((a, b) => a - b);
+}
+
+/**
+ * `pcm` low-passed or high-passed at `hz`: a second-order Butterworth section (RBJ's cookbook),
+ * run forwards and then backwards, so nothing is delayed (a fourth-order magnitude response).
+ */
+function filtered(pcm: Float32Array, kind: 'low' | 'high', hz: number): Float32Array {
+  const w = (2 * Math.PI * hz) / RATE;
+  const alpha = Math.sin(w) / Math.SQRT2;
+  const cos = Math.cos(w);
+  const a0 = 1 + alpha;
+  const b1 = (kind === 'low' ? 1 - cos : -(1 + cos)) / a0;
+  const b0 = kind === 'low' ? b1 / 2 : -b1 / 2;
+  const a1 = (-2 * cos) / a0;
+  const a2 = (1 - alpha) / a0;
+  const out = Float32Array.from(pcm);
+  for (const [start, step] of [
+    [0, 1],
+    [pcm.length - 1, -1],
+  ] as const) {
+    let [x1, x2, y1, y2] = [0, 0, 0, 0];
+    for (let i = start; i >= 0 && i < out.length; i += step) {
+      const x = out[i]!;
+      const y = b0 * x + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
+      out[i] = y;
+    }
+  }
+  return out;
+}
+
+/** The murmur's band: below this the voice carries on through an m (its nasal resonance). */
+const MURMUR_HZ = 400;
+/** The mouth's resonances (formants 2 and up, a fricative's noise): cut off when the lips shut. */
+const ORAL_HZ: [number, number] = [500, 5000];
+/** A murmur lasts: the oral band stays down this long past the fall's end (espeak's m ≥ 50 ms). */
+const MURMUR_HOLD_MS = 20;
+
+/**
+ * Where a nasal murmur starts (ms): the lips shut the mouth while the voice goes on through the
+ * nose. An m inside voiced speech keeps its loudness — its low band often grows as the vowel's
+ * upper formants go (in "paseamos" < 400 Hz rises 7 dB as 500–5000 Hz falls 16) — so neither
+ * the whole signal's energy nor its first difference falls steeply there (`falls`, which found
+ * none of the bench's 2026-11-28 misses); the balance between the bands does. Each rule is
+ * tested on synthetic sound (tests/tooling/lipsync-analysis.test.ts):
+ *  - the oral band (ORAL_HZ) falls ≥ FALL_DB within 2 × FALL_HALF_MS *relative to* the murmur
+ *    band (below MURMUR_HZ), and stays down MURMUR_HOLD_MS longer (not a formant's passing dip);
+ *  - the fall starts from sound (the whole signal above the reply's silence, SILENCE_DB below
+ *    its loudest): out of a silence the balance is the noise floor's, and any voice starting
+ *    "falls" from it;
+ *  - the murmur band stays voiced from the fall's centre to the hold's end: a fall into silence
+ *    is a stop's closure, `falls`' to find.
+ */
+export function murmurOnsets(pcm: Float32Array): number[] {
+  const low = envelope(filtered(pcm, 'low', MURMUR_HZ), false);
+  const oral = envelope(filtered(filtered(pcm, 'high', ORAL_HZ[0]), 'low', ORAL_HZ[1]), false);
+  const whole = envelope(pcm, false);
+  const silence = whole.reduce((m, v) => Math.max(m, v), -Infinity) - SILENCE_DB;
+  const balance = oral.map((v, f) => v - low[f]!);
+  const voiced = (from: number, to: number) => low.subarray(from, to + 1).every((v) => v > silence);
+  const hold = frames(MURMUR_HOLD_MS);
+  const k = frames(FALL_HALF_MS);
+  return falls(balance, hold).filter((ms) => {
+    const f = Math.round(ms / HOP_MS);
+    return whole[f - k]! > silence && voiced(f, f + k + hold);
+  });
 }
 
 /** The value nearest `to` within ±`within` and inside `cell`, or null. */
