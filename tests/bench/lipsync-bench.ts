@@ -19,10 +19,11 @@
  * Baseline in the same run: the same sound with the viseme track as it was before lip closures
  * were keyed at the closure's start (espeak's phoneme events as they come) — each chunk's text
  * spoken again with the same voice, which gives the same clause the same speech (S-11; checked:
- * the same duration and, with closures, the same track). A control: the track with every
- * closure keyed 60 ms late, whose share within is the judge's false passes. No thresholds;
- * figures only. LIPSYNC_DETAIL=1 lists every judged event; LIPSYNC_DUMP=<dir> writes each
- * reply's sound (WAV) and what was judged (JSON), to look at.
+ * the same duration and, with closures, the same track). Two controls, whose share within is
+ * the judge's false passes: the track with every closure keyed 60 ms late, and with every
+ * closure keyed at a random time away from all of them (5 seeded draws). No thresholds; figures
+ * only. LIPSYNC_DETAIL=1 lists every judged event; LIPSYNC_DUMP=<dir> writes each reply's sound
+ * (WAV), espeak's phonemes and what was judged (JSON), to look at.
  */
 import { ClientEvent, ServerEvent, type Language } from '@alma/protocol';
 import {
