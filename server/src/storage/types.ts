@@ -83,6 +83,17 @@ export interface IdentityRepository {
   listForUser(userId: string): Promise<IdentityRecord[]>;
 }
 
+/**
+ * How long a write's promise waits (issue 14). By default until the write is durable. `synced:
+ * false`: until it is committed — every read sees it — but not yet known to be on disk;
+ * `Storage.synced()` then waits for everything committed so far. A sequence of dependent writes
+ * that needs to be durable only as a whole, before anything about it is announced, waits for the
+ * disk once. Stores whose writes are durable when committed ignore it.
+ */
+export interface WriteOptions {
+  synced?: boolean;
+}
+
 export interface UsageRepository {
   /** Zeros when nothing was counted in that period. */
   get(userId: string, period: string): Promise<UsageRecord>;
@@ -94,6 +105,7 @@ export interface UsageRepository {
     userId: string,
     period: string,
     limit: number | null,
+    options?: WriteOptions,
   ): Promise<{ counted: boolean; usage: UsageRecord }>;
   addVoiceSeconds(userId: string, period: string, seconds: number): Promise<UsageRecord>;
   reset(userId: string, period: string): Promise<void>;
@@ -135,7 +147,7 @@ export interface SessionState {
 }
 
 export interface SessionRepository {
-  create(session: SessionRecord): Promise<ChatSession>;
+  create(session: SessionRecord, options?: WriteOptions): Promise<ChatSession>;
   /** Owner-scoped: another user's session reads as null. */
   find(userId: string, sessionId: string): Promise<ChatSession | null>;
   /** The session with its stored context, title source and emotion scores; owner-scoped. */
@@ -143,7 +155,12 @@ export interface SessionRepository {
   /** Most recently updated first. */
   list(userId: string): Promise<ChatSession[]>;
   /** Absent fields keep their value; null for a session that is not this user's. */
-  update(userId: string, sessionId: string, patch: SessionPatch): Promise<ChatSession | null>;
+  update(
+    userId: string,
+    sessionId: string,
+    patch: SessionPatch,
+    options?: WriteOptions,
+  ): Promise<ChatSession | null>;
   /** Deletes the session and its messages; false when there was none of this user's. */
   delete(userId: string, sessionId: string): Promise<boolean>;
 }
@@ -158,7 +175,7 @@ export interface MessageRepository {
    * Stores a message. A user message whose (userId, clientMessageId) is already stored is not
    * stored again: the existing one is returned with `duplicate: true` (SPEC.md C-2).
    */
-  insert(message: NewMessage): Promise<{ message: Message; duplicate: boolean }>;
+  insert(message: NewMessage, options?: WriteOptions): Promise<{ message: Message; duplicate: boolean }>;
   findByClientMessageId(userId: string, clientMessageId: string): Promise<Message | null>;
   /** The reply stored for a user message, if any (complete or not). */
   findReplyTo(userId: string, messageId: string): Promise<Message | null>;
@@ -251,6 +268,8 @@ export interface Storage {
    * absent for the embedded database, whose files live under DATA_DIR (`blob-stores.ts`).
    */
   readonly blobBucket?: (name: string) => BlobStore;
+  /** Resolves once every write committed before the call is durable (see WriteOptions). */
+  synced(): Promise<void>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -101,6 +101,7 @@ export function build(overrides: HarnessOverrides = {}) {
   const submit = createSubmitService({
     sessions: store.sessions,
     messages: store.messages,
+    synced: () => store.synced(),
     chatSessions: sessions,
     replies,
     engine,

@@ -13,7 +13,12 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import { MessageSchema } from '@alma/protocol';
-import type { MessageRepository, SessionRepository, SessionState } from '../../storage/types.ts';
+import type {
+  MessageRepository,
+  SessionRepository,
+  SessionState,
+  WriteOptions,
+} from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { animationIntentOf } from './chat-reply.ts';
 import { personalityChangedText } from './personalities.ts';
@@ -53,23 +58,35 @@ export function createSessionsService(deps: SessionsServiceDeps) {
     return state;
   }
 
+  /** C-3: announced to all the user's sockets. */
+  const announceCreated = (userId: string, session: ChatSession) =>
+    publisher.toUser(userId, 'session:updated', { kind: 'created', session });
+
+  /**
+   * A new session, announced once stored — or, with `synced: false`, once committed and not
+   * announced: the caller announces it (`announceCreated`) once it is durable (Storage.synced).
+   */
   async function create(
     userId: string,
     title: string | null,
     personality: Personality,
+    options?: WriteOptions,
   ): Promise<ChatSession> {
     const at = now();
     const titled = title !== null && title.length > 0;
-    const session = await sessions.create({
-      sessionId: deps.newId(),
-      userId,
-      title: titled ? title : null,
-      titleSource: titled ? 'user' : null,
-      personality,
-      createdAt: at,
-      updatedAt: at,
-    });
-    publisher.toUser(userId, 'session:updated', { kind: 'created', session });
+    const session = await sessions.create(
+      {
+        sessionId: deps.newId(),
+        userId,
+        title: titled ? title : null,
+        titleSource: titled ? 'user' : null,
+        personality,
+        createdAt: at,
+        updatedAt: at,
+      },
+      options,
+    );
+    if (options?.synced !== false) announceCreated(userId, session);
     return session;
   }
 
@@ -82,6 +99,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   return {
     own,
     create,
+    announceCreated,
     list: (userId: string) => sessions.list(userId),
 
     async rename(userId: string, sessionId: string, title: string): Promise<ChatSession> {

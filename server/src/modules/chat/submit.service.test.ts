@@ -6,6 +6,8 @@ import {
   chat,
   engine,
   exchange,
+  published,
+  rebuild,
   storage,
   stored,
   useChatHarness,
@@ -15,6 +17,53 @@ import { resolveVoice } from './reply-speech.ts';
 
 /** One way in: a message stored once, one reply per message, what the send carried (C-2, C-13, V-7). */
 useChatHarness();
+
+describe('C-1 a send is acknowledged once its writes are on disk', () => {
+  it('writes the count, the session and the message, waits for the disk once, then announces and acknowledges', async () => {
+    let syncs = 0;
+    let sync = () => {};
+    const onDisk = new Promise<void>((resolve) => (sync = resolve));
+    rebuild({
+      storage: {
+        ...storage,
+        synced: () => {
+          syncs += 1;
+          return onDisk;
+        },
+      },
+    });
+    let acked = false;
+    const sending = chat.submit(userId, { message: 'Hola', clientMessageId: 'c-disk' });
+    void sending.then(() => (acked = true));
+    try {
+      // Committed (readable), not yet known to be on disk: nothing announced, nothing acknowledged.
+      let stored = null;
+      while (!stored) {
+        stored = await storage.messages.findByClientMessageId(userId, 'c-disk');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(await storage.sessions.find(userId, stored.sessionId)).not.toBeNull();
+      expect(syncs).toBe(1);
+      expect(acked).toBe(false);
+      expect(published).toEqual([]);
+      sync();
+      const sent = await sending;
+      expect(sent.message._id).toBe(stored._id);
+      expect(published.slice(0, 3).map((p) => `${p.to} ${p.event}`)).toEqual([
+        'user session:updated',
+        'session chat:message',
+        'user usage:updated',
+      ]);
+    } finally {
+      // The reply ends before the store closes, whatever failed above.
+      sync();
+      await (
+        await sending
+      ).reply.done;
+    }
+  });
+});
 
 describe('C-2 a retried send after a crash', () => {
   it('answers anew in place of the incomplete reply the crash left: still one reply', async () => {

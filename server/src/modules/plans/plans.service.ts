@@ -11,7 +11,13 @@ import {
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { UsageRecord, UsageRepository, UserRecord, UserRepository } from '../../storage/types.ts';
+import type {
+  UsageRecord,
+  UsageRepository,
+  UserRecord,
+  UserRepository,
+  WriteOptions,
+} from '../../storage/types.ts';
 import type { MessageQuota, QuotaResult } from '../chat/submit.service.ts';
 import { periodEnd, usagePeriod } from './period.ts';
 import { buildSubscriptionLimits, NO_UPLOADS, type UploadUsage } from './subscription-limits.ts';
@@ -89,11 +95,11 @@ export function createPlansService(deps: PlansServiceDeps) {
 
   /** The chat's quota (SPEC.md L-3): one stored user message counts one, refused at the cap. */
   const quota: MessageQuota = {
-    async tryCount(userId: string): Promise<QuotaResult> {
+    async tryCount(userId: string, options?: WriteOptions): Promise<QuotaResult> {
       const user = await userOf(userId);
       const limits = limitsFor(user.plan);
       const at = clock();
-      const result = await usage.tryCountMessage(userId, usagePeriod(at), limits.messages);
+      const result = await usage.tryCountMessage(userId, usagePeriod(at), limits.messages, options);
       if (!result.counted) {
         return {
           counted: false,

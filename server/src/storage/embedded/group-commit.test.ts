@@ -60,6 +60,44 @@ describe('group commit with the fsync off the event loop (issue 14)', () => {
     expect(bad).toMatchObject({ status: 'rejected', reason: { message: 'constraint' } });
     db.close();
   });
+
+  it('a write asking only for its commit resolves before the sync; synced() waits for it', async () => {
+    const db = table();
+    const syncs: ReturnType<typeof deferred>[] = [];
+    const writes = createGroupCommit(db, {
+      sync: () => {
+        const sync = deferred();
+        syncs.push(sync);
+        return sync.promise;
+      },
+    });
+    const insert = () => db.prepare('INSERT INTO t VALUES (1)').run();
+    // In one group: one write waits for the disk, the other only for the commit.
+    const durable = writes.write(insert);
+    const committed = writes.write(insert, { synced: false });
+    await expect(committed).resolves.toMatchObject({ changes: 1 });
+    expect(await settled(durable)).toBe(false);
+    // A dependent write in the next group, then the one wait for the disk covering both groups.
+    await expect(writes.write(insert, { synced: false })).resolves.toMatchObject({ changes: 1 });
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toMatchObject({ n: 3 });
+    const onDisk = writes.synced();
+    expect(syncs).toHaveLength(2); // the first group's, and the one synced() asked for
+    syncs[0]?.resolve();
+    await expect(durable).resolves.toMatchObject({ changes: 1 });
+    expect(await settled(onDisk)).toBe(false);
+    syncs[1]?.resolve();
+    await expect(onDisk).resolves.toBeUndefined();
+    db.close();
+  });
+
+  it('a group that cannot commit rejects its commit-only writes too', async () => {
+    const db = table();
+    const writes = createGroupCommit(db, { sync: () => Promise.resolve() });
+    db.exec('BEGIN'); // the group's BEGIN IMMEDIATE fails: a transaction is open already
+    const write = writes.write(() => db.prepare('INSERT INTO t VALUES (1)').run(), { synced: false });
+    await expect(write).rejects.toThrow();
+    db.close();
+  });
 });
 
 describe('the embedded store on a file', () => {

@@ -1,4 +1,5 @@
 import type Database from 'libsql';
+import type { WriteOptions } from '../types.ts';
 
 /**
  * Group commit for the embedded store (issue 14). With `synchronous = FULL` every commit fsyncs
@@ -18,10 +19,17 @@ import type Database from 'libsql';
  * load, 10–100 ms per commit, each delaying every reply's text. A group is acknowledged only once
  * its sync has finished; a sync that fails rejects the group's writes (committed, but not known
  * to be durable).
+ *
+ * A write given `{ synced: false }` resolves once its group is committed — visible to every read —
+ * without waiting for the sync; `synced()` then resolves once everything committed so far is on
+ * disk. A sequence of dependent writes that only needs to be durable as a whole (a chat message:
+ * its count, its session, the message itself) waits for the disk once instead of once per write.
  */
 export interface GroupCommit {
   /** Runs `work` in the next group's transaction; resolves with its result once that is durable. */
-  write: <T>(work: () => T) => Promise<T>;
+  write: <T>(work: () => T, options?: WriteOptions) => Promise<T>;
+  /** Resolves once every write committed before the call is durable. */
+  synced: () => Promise<void>;
   /**
    * `fn` as one atomic unit: a transaction of its own, or a savepoint inside the group's (libsql's
    * `db.transaction` cannot nest). Use it for a read-modify-write inside `write`, or for a
@@ -34,6 +42,7 @@ export interface GroupCommit {
 
 interface Job {
   work: () => unknown;
+  synced: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -93,8 +102,9 @@ export function createGroupCommit(
         // The connection is unusable: the writes are rejected below all the same.
       }
     }
-    const settle = (unsynced: unknown) =>
+    const settle = (unsynced: unknown, synced: boolean) =>
       group.forEach((job, i) => {
+        if (job.synced !== synced) return;
         const outcome = outcomes[i];
         if (lost !== null) job.reject(outcome && !outcome.ok ? outcome.error : lost);
         else if (outcome?.ok) {
@@ -102,18 +112,29 @@ export function createGroupCommit(
           else job.reject(unsynced);
         } else job.reject(outcome?.error);
       });
-    if (lost !== null || !options.sync || !outcomes.some((o) => o.ok)) settle(null);
-    else options.sync().then(() => settle(null), settle);
+    // Writes that asked only for the commit are settled now; the others once the WAL is synced.
+    settle(null, false);
+    const syncedOk = outcomes.some((o, i) => o.ok && group[i]?.synced);
+    if (lost !== null || !options.sync || !syncedOk) settle(null, true);
+    else
+      options.sync().then(
+        () => settle(null, true),
+        (error: unknown) => settle(error, true),
+      );
   }
 
   return {
-    write<T>(work: () => T): Promise<T> {
+    write<T>(work: () => T, writeOptions: WriteOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         // Everything written until the event loop turns goes into the same transaction.
         if (queue.length === 0) setImmediate(flush);
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        const synced = writeOptions.synced ?? true;
+        queue.push({ work, synced, resolve: resolve as (value: unknown) => void, reject });
       });
     },
+    // The sync syncs the whole WAL, every commit before it included (index.ts's walSync starts a
+    // new one after any sync already running, so a commit made during it is covered too).
+    synced: () => options.sync?.() ?? Promise.resolve(),
     atomic,
     flush,
   };

@@ -61,6 +61,7 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     customVoices: createCustomVoiceRepository(db, writes),
     customAvatars: createCustomAvatarRepository(db, writes),
     knownDevices: createKnownDeviceRepository(db, writes),
+    synced: writes.synced,
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;

@@ -151,8 +151,8 @@ export function createMessageRepository(
   }));
 
   return {
-    async insert(message) {
-      return write(() => insertOnce(message));
+    async insert(message, options) {
+      return write(() => insertOnce(message), options);
     },
     async findByClientMessageId(userId, clientMessageId) {
       return fromOptionalRow(byClientId.get({ userId, clientMessageId }));

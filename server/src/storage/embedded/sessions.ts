@@ -158,9 +158,9 @@ export function createSessionRepository(
   });
 
   return {
-    async create(input) {
+    async create(input, options) {
       const session = SessionRecordSchema.parse(input);
-      await write(() => insert.run({ ...session, titleSource: session.titleSource ?? null }));
+      await write(() => insert.run({ ...session, titleSource: session.titleSource ?? null }), options);
       return toChatSession(session, 0);
     },
     async find(userId, sessionId) {
@@ -199,8 +199,8 @@ export function createSessionRepository(
       }
       return sessions;
     },
-    async update(userId, sessionId, patch) {
-      return write(() => updateAndRead(userId, sessionId, patch));
+    async update(userId, sessionId, patch, options) {
+      return write(() => updateAndRead(userId, sessionId, patch), options);
     },
     async delete(userId, sessionId) {
       return (await write(() => remove.run({ userId, sessionId }))).changes === 1;

@@ -51,9 +51,9 @@ export function createUsageRepository(
     async get(userId, period) {
       return get(userId, period);
     },
-    async tryCountMessage(userId, period, limit) {
+    async tryCountMessage(userId, period, limit, options) {
       checkMessageLimit(limit);
-      return write(() => tryCount(userId, period, limit));
+      return write(() => tryCount(userId, period, limit), options);
     },
     async addVoiceSeconds(userId, period, seconds) {
       checkVoiceSeconds(seconds);

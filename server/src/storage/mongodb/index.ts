@@ -96,6 +96,8 @@ export function mongoStorageOf(client: MongoClient, db: Db): Storage {
     customAvatars: createCustomAvatarRepository(db.collection<CustomAvatarDocument>('customAvatars')),
     knownDevices: createKnownDeviceRepository(db.collection<KnownDeviceDocument>('knownDevices')),
     blobBucket: (name) => createGridFsBlobStore(db, name),
+    // A write is durable (its write concern) when it resolves: nothing is left to wait for.
+    synced: async () => undefined,
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;
