@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthSessionSchema } from '@alma/protocol';
 import { buildTestApp, json, registrationBody, type TestApp } from '../test-support/app.ts';
-import { redactUrl } from './request-log.ts';
+import { redactUrl, turnBatched } from './request-log.ts';
 
 let t: TestApp;
 const lines: Record<string, unknown>[] = [];
@@ -51,6 +52,41 @@ describe('request log (issue 14: REST at near-bare cost)', () => {
     expect(requestLines()).toEqual([
       expect.objectContaining({ msg: 'request', url: '/health', statusCode: 200 }),
     ]);
+  });
+
+  it('a health probe refused is logged at info', async () => {
+    lines.length = 0;
+    expect((await t.app.inject({ method: 'POST', url: '/health' })).statusCode).toBe(404);
+    expect(requestLines()).toEqual([
+      expect.objectContaining({ msg: 'request', level: 30, method: 'POST', url: '/health', statusCode: 404 }),
+    ]);
+  });
+
+  it("the server's log writes the lines of one event-loop turn together, in order, once the turn ends", async () => {
+    const writes: string[] = [];
+    const log = turnBatched({ write: (text) => writes.push(text) });
+    log.write('a\n');
+    log.write('b\n');
+    log.write('c\n');
+    expect(writes).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual(['a\nb\nc\n']);
+    log.write('d\n');
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
+  });
+
+  it('a line still pending when the process exits is written', () => {
+    const script = `import('${new URL('./request-log.ts', import.meta.url).href}').then((m) => {
+      const { stream } = m.serverLogger('info');
+      stream.write('{"msg":"last words"}\\n');
+      process.exit(0);
+    });`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('{"msg":"last words"}\n');
   });
 
   it("keeps a caller's plain x-request-id and replaces anything else with a UUID", async () => {
