@@ -18,7 +18,8 @@ let url: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  t = await buildTestApp({ HEALTH_CHECK_INTERVAL_MS: '50' });
+  // /health is asked to run the checks now, right after the database is lost: no answer given again (H-1).
+  t = await buildTestApp({ HEALTH_CHECK_INTERVAL_MS: '50', HEALTH_MAX_AGE_MS: '0' });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
