@@ -19,6 +19,23 @@ export interface RouteContext {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** One part of a request checked against its schema (none: nothing to read), or `validation_failed`. */
+function parsePart(
+  request: FastifyRequest,
+  schema: z.ZodType | undefined,
+  value: unknown,
+  part: 'params' | 'query' | 'body',
+): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  // The caller's language is read only when there is something to say in it.
+  const language = languageFromHeader(request.headers['accept-language']);
+  throw new AppError('validation_failed', {
+    fields: fieldErrors(result.error, language, part === 'body' ? undefined : part),
+  });
+}
+
 /**
  * `make(key)` once per frozen key, frozen: a route answering `bodies(list)` for a list kept by its
  * repository answers the same frozen object while the list stands, so `registerRoute` checks and
@@ -77,22 +94,10 @@ export function registerRoute<D extends RouteDef>(
       ...options,
       preHandler: route.auth ? app.authenticate : undefined,
       handler: async (request, reply) => {
-        const parse = (schema: z.ZodType | undefined, value: unknown, part: string): unknown => {
-          if (!schema) return undefined;
-          const result = schema.safeParse(value);
-          if (!result.success) {
-            // The caller's language is read only when there is something to say in it.
-            const language = languageFromHeader(request.headers['accept-language']);
-            throw new AppError('validation_failed', {
-              fields: fieldErrors(result.error, language, part === 'body' ? undefined : part),
-            });
-          }
-          return result.data;
-        };
         const input = {
-          params: parse(route.params, request.params, 'params'),
-          query: parse(route.query, request.query, 'query'),
-          body: parse(route.body, request.body ?? undefined, 'body'),
+          params: parsePart(request, route.params, request.params, 'params'),
+          query: parsePart(request, route.query, request.query, 'query'),
+          body: parsePart(request, route.body, request.body ?? undefined, 'body'),
         } as RouteParsed<D>;
         let redirected = false;
         const redirect = (url: string): void => {

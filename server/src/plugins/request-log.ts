@@ -82,6 +82,9 @@ export function redactUrl(url: string): string {
   return `${path}?${names.join('&')}`;
 }
 
+/** The levels at which a probe's line is written. */
+const DEBUG_LEVELS = new Set(['debug', 'trace']);
+
 /** Load balancers and uptime checks poll these; a line per poll would drown the log. */
 const PROBES = new Set(['/health']);
 
@@ -99,7 +102,9 @@ class OneLineRequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const path = request.url.split('?', 1)[0] ?? request.url;
+    const probe = !error && reply.statusCode < 400 && PROBES.has(request.url.split('?', 1)[0] ?? request.url);
+    // A probe's line is not even built unless debug is on.
+    if (probe && !DEBUG_LEVELS.has(reply.log.level)) return;
     const line = {
       method: request.method,
       url: redactUrl(request.url),
@@ -107,7 +112,7 @@ class OneLineRequestLog extends LogController {
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request');
-    else if (PROBES.has(path) && reply.statusCode < 400) reply.log.debug(line, 'request');
+    else if (probe) reply.log.debug(line, 'request');
     else reply.log.info(line, 'request');
   }
 }

@@ -1,6 +1,5 @@
-import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../lib/app-error.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -33,10 +32,7 @@ export async function registerSecurity(
   },
 ): Promise<void> {
   registerSecurityHeaders(app, { appUrl: opts.appUrl, allowedHosts: opts.allowedHosts });
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, !origin || opts.corsOrigins.includes(origin)),
-    credentials: true,
-  });
+  registerCors(app, opts.corsOrigins);
   // Only routes that opt in (auth) are limited; see `authRateLimit`.
   await app.register(rateLimit, {
     global: false,
@@ -49,3 +45,45 @@ export async function registerSecurity(
 }
 
 export const authRateLimit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+/**
+ * CORS for the configured origins (CORS_ORIGINS), answered as @fastify/cors answered them with
+ * `credentials`, in one plain hook: the plugin copied its options and made two closures per
+ * request (issue 14). An allowed origin is named back with credentials; another gets no CORS
+ * header; every answer varies by Origin. A preflight from an allowed origin is 204 with the
+ * methods (`GET,HEAD,POST`) and the headers it asked for; from another origin, 404; without its
+ * origin or `Access-Control-Request-Method`, 400.
+ */
+export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
+  const allowed = new Set(origins);
+  const preflights = new WeakSet<FastifyRequest>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const origin = request.headers.origin;
+    void reply.header('vary', 'Origin');
+    if (origin !== undefined && !allowed.has(origin)) {
+      done();
+      return;
+    }
+    if (origin !== undefined) void reply.header('access-control-allow-origin', origin);
+    void reply.header('access-control-allow-credentials', 'true');
+    if (request.method !== 'OPTIONS') {
+      done();
+      return;
+    }
+    if (origin === undefined || request.headers['access-control-request-method'] === undefined) {
+      void reply.code(400).type('text/plain').send('Invalid Preflight Request');
+      return;
+    }
+    preflights.add(request);
+    void reply.header('access-control-allow-methods', 'GET,HEAD,POST');
+    void reply.header('vary', 'Origin, Access-Control-Request-Headers');
+    const asked = request.headers['access-control-request-headers'];
+    if (asked !== undefined) void reply.header('access-control-allow-headers', asked);
+    void reply.code(204).header('content-length', '0').send();
+  });
+  // Preflights are answered by the hook; this route makes OPTIONS requests reach it at all.
+  app.options('*', (request, reply) => {
+    if (preflights.has(request)) void reply.send();
+    else void reply.callNotFound();
+  });
+}
