@@ -32,6 +32,7 @@ import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
 import type { Socket } from 'socket.io-client';
 import { registerUser } from '../fixtures/api.ts';
+import { createBuiltinSynthesizer } from '../../server/src/engines/speech/builtin.ts';
 import { directSpeech } from './support/direct-speech.ts';
 import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts';
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
@@ -251,10 +252,31 @@ try {
     };
   };
   const firstClauseTextMs = ((chunks[0]?.text.match(/\S+/g)?.length ?? 1) - 1) * DELAY_MS;
+  // The first runs are cold (the encoder's and espeak's JS paths compile): 2–3× a warm run.
+  measureDirect();
   const atStart = measureDirect();
+  // Where Alma's CPU above direct is: its synthesiser alone (what a speech worker runs per clause:
+  // espeak from its pristine state, the encoder, words, visemes and lip closures), in this process.
+  const synthesizer = createBuiltinSynthesizer();
+  const synthesize = (text: string) =>
+    synthesizer.synthesize({
+      text,
+      language: 'es',
+      voice: { voice: VOICE },
+      signal: new AbortController().signal,
+    });
+  const synthesizerReplyMs: number[] = [];
+  for (let run = 0; run < 4; run++) {
+    const before = process.cpuUsage();
+    for (const c of chunks) await synthesize(c.text);
+    const { user, system } = process.cpuUsage(before);
+    if (run > 0) synthesizerReplyMs.push((user + system) / 1000); // the first run is cold
+  }
+  const synthesizerMs = median(synthesizerReplyMs);
   console.info(
     `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores\n` +
-      `  direct: ${fmt(atStart.replyMs)} ms CPU per reply, ${fmt(atStart.firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms`,
+      `  direct: ${fmt(atStart.replyMs)} ms CPU per reply, ${fmt(atStart.firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms\n` +
+      `  Alma's synthesiser alone, in this process: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
   );
 
   const levels: {
@@ -353,6 +375,7 @@ try {
       cores,
     },
     direct: { replyCpuMs: atStart.replyMs, firstClauseCpuMs: atStart.firstClauseMs, firstClauseTextMs },
+    synthesizerReplyCpuMs: synthesizerMs,
     levels,
   });
 } finally {
