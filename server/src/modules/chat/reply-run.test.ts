@@ -179,6 +179,16 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'shutting_down', retryable: true }]);
   });
 
+  it('the session gone before the reply starts (another instance deleted it): not_found, no row, the engine never asked', async () => {
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    await storage.sessions.delete(userId, sent.session.sessionId);
+    expect(await sent.reply.done).toEqual({ kind: 'failed', code: 'not_found' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'not_found', retryable: false }]);
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
+    expect(engine.requests).toEqual([]);
+    expect(await storage.messages.countByUser(userId)).toBe(0);
+  });
+
   it('the session deleted mid-reply: not_found, not retryable', async () => {
     engine.hold = true;
     const sent = await chat.submit(userId, { message: 'Hola' });

@@ -155,20 +155,26 @@ export class ReplyRun implements RunnableReply {
   }
 
   private async steps(): Promise<ReplyOutcome> {
+    // The row is written at once: its commit and sync overlap the wait for the ack below (at 200
+    // sends at once, that turn is every other send's ack). The engine starts writing while it is
+    // stored; nothing it writes leaves before the row is durable (C-5).
+    const row = this.insertRow();
+    row.catch(() => undefined); // awaited where the engine's first piece is
     // Start on the next turn of the event loop, so the caller's ack leaves before `chat:typing` (C-1).
     await new Promise((resolve) => setImmediate(resolve));
     this.out.open();
     this.speech = this.startSpeech();
-    // Read before the reply's own row exists; rows of replies still streaming carry no text yet.
+    // Rows of replies still streaming (this one's too) carry no text yet: not history. Read with
+    // room for this reply's row and its user message.
     const { userId, userMessage } = this.spec;
-    const history = (
-      await this.deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 1)
-    ).filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''));
+    const history = (await this.deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 2))
+      .filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''))
+      .slice(-HISTORY_WINDOW);
     const state = await this.deps.sessions.state(userId, userMessage.sessionId);
-    if (!state) return this.fail('not_found');
-    // The engine starts writing while the row is being stored; nothing it writes leaves before
-    // the row is durable (C-5), but the wait for the disk no longer comes before the first word.
-    const row = this.insertRow();
+    if (!state) {
+      await row.catch(() => undefined);
+      return this.abandon('not_found');
+    }
     if (!(await this.stream(state, history, row))) return this.abandon('reply_failed');
     // The rest of the text is spoken; after a stop nothing more is emitted (S-2).
     if (this.speech) {
