@@ -156,9 +156,10 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
         expect(portrait.rawPayload.subarray(8, 12).toString('ascii')).toBe('WEBP');
         expect(portrait.rawPayload).toEqual(readFileSync(join(dir, `${created.id}.portrait.webp`)));
       }
-      // Only the optimised model stays; the upload as received is gone.
+      // Only the optimised model stays; the upload as received goes just after the record says
+      // completed (a crash between the two must leave a completed avatar), so it is waited for.
       expect(files()).toContain(`${created.id}.glb`);
-      expect(files()).not.toContain(`${created.id}.upload.glb`);
+      await expect.poll(() => files(), { timeout: 10_000 }).not.toContain(`${created.id}.upload.glb`);
     });
   }
 
@@ -186,7 +187,8 @@ describe('uploading real-world model shapes (AU-1, AU-3)', () => {
       "Triangles that point to vertices that don't exist (ACCESSOR_INDEX_OOB): 1 time, first at /meshes/0/primitives/0/indices.",
       REEXPORT_HINT.en,
     ]);
-    expect(files().filter((f) => f.startsWith(done.id))).toEqual([]);
+    // The upload goes just after the record says failed, so it is waited for.
+    await expect.poll(() => files().filter((f) => f.startsWith(done.id)), { timeout: 10_000 }).toEqual([]);
     expect((await get(who, `/api/upload/avatar/${done.id}/model`)).statusCode).toBe(409);
   });
 
