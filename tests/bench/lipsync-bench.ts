@@ -7,10 +7,10 @@
  * `durationMs` and laid end to end as the client's queue plays them, the mouth from each chunk's
  * start. What is judged, and why only that, is in support/lipsync-analysis.ts: pauses of the
  * mouth (its closing and opening) against the sound's silences, and lip closures against the
- * sound's high-frequency fall; offset = mouth − sound. Printed per language (all replies
- * together) and per kind: the share within −125/+45 ms (ITU-R BT.1359's detectability window)
- * of every judged event and of those whose sound event was found, the median offset and median
- * |offset|.
+ * sound's closure landmarks (a fall into a stop's silence, a nasal murmur's start, an m's own
+ * shape); offset = mouth − sound. Printed per language (all replies together) and per kind:
+ * the share within −125/+45 ms (ITU-R BT.1359's detectability window) of every judged event and
+ * of those whose sound event was found, the median offset and median |offset|.
  *
  * Not measured here: the browser's output latency (the client subtracts it, queue.test.ts) and
  * the avatar's smoothing of the keys (the anticipation before a key and the attack after it

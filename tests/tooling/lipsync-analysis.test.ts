@@ -1,3 +1,5 @@
+import { createBuiltinSynthesizer } from '@alma/server';
+import type { Language } from '@alma/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   closingOnsets,
@@ -5,6 +7,7 @@ import {
   lateBy,
   mouthEvents,
   murmurOnsets,
+  bilabialMurmurOnsets,
   offsets,
   randomClosures,
   RATE,
@@ -35,23 +38,43 @@ const key = (t: number, v: string, w = 1): VisemeKey => ({ t, v, w });
  * A voice at 150 Hz whose shape changes at known times: a vowel (harmonics at 1/h to 5 kHz, most
  * of its energy above 500 Hz), an m's murmur (only the first two harmonics, four times as loud:
  * nothing above 400 Hz, and louder than the vowel below it — the lips shut, the nose carries the
- * voice) or a hiss (harmonics from 2 kHz on only: a fricative's noise, unvoiced). Under it all, a
- * faint white noise (−70 dB), as in any recording's silences.
+ * voice) or a hiss (harmonics from 2 kHz on only: a fricative's noise, unvoiced). The nasals and
+ * the vowels closest to them, by band (the harmonics below 450 Hz at 1): a back vowel `u` (its
+ * second formant under 1 kHz, little above); an `m` (a zero at 500–1000 Hz, weak nasal resonances
+ * at 1–3 kHz above it, little above 3 kHz — the bilabial nasal); an `n` (its zero in 1–3 kHz); a
+ * front vowel `i` (its upper formants at 2–4 kHz); a dark vowel `ə` (its formants evenly up to
+ * 2 kHz, nothing above, like espeak's r-coloured ones). `quiet`: the shape that many dB down. Under it
+ * all, a faint white noise (−70 dB), as in any recording's silences.
  */
-type Shape = 'vowel' | 'murmur' | 'hiss';
-function voice(totalMs: number, spans: [from: number, to: number, shape: Shape][]): Float32Array {
+type Shape = 'vowel' | 'murmur' | 'hiss' | 'u' | 'm' | 'n' | 'i' | 'ə';
+type Span = [from: number, to: number, shape: Shape, quiet?: number];
+/** Each harmonic's amplitude by band: [up to Hz, amplitude], in order. */
+const bands =
+  (...steps: [number, number][]) =>
+  (hz: number) =>
+    steps.find(([upTo]) => hz < upTo)?.[1] ?? 0;
+const GAINS: Record<Shape, (hz: number, h: number) => number> = {
+  vowel: (_, h) => 1 / h,
+  murmur: (_, h) => (h <= 2 ? 4 / h : 0),
+  hiss: (hz, h) => (hz >= 2000 ? 3 / h : 0),
+  u: bands([450, 1], [1000, 0.4], [3000, 0.04], [5000, 0.01]),
+  m: bands([450, 1], [1000, 0.01], [3000, 0.06], [5000, 0.005]),
+  n: bands([450, 1], [1000, 0.06], [3000, 0.01], [5000, 0.005]),
+  i: bands([450, 1], [2000, 0.05], [4000, 0.3], [5000, 0.05]),
+  ə: bands([450, 1], [2000, 0.3], [5000, 0.002]),
+};
+function voice(totalMs: number, spans: Span[]): Float32Array {
   const pcm = new Float32Array(Math.round((totalMs * RATE) / 1000));
-  const gain = (shape: Shape, h: number) =>
-    shape === 'vowel' ? 1 / h : shape === 'murmur' ? (h <= 2 ? 4 / h : 0) : h * 150 >= 2000 ? 3 / h : 0;
   let seed = 1;
   for (let i = 0; i < pcm.length; i++) {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
     const ms = (i / RATE) * 1000;
-    const shape = spans.find(([from, to]) => ms >= from && ms < to)?.[2];
+    const span = spans.find(([from, to]) => ms >= from && ms < to);
     let x = 0;
-    if (shape)
-      for (let h = 1; h * 150 < 5000; h++) x += gain(shape, h) * Math.sin((2 * Math.PI * 150 * h * i) / RATE);
-    pcm[i] = 0.1 * x + 3e-4 * (seed / 2 ** 30 - 1);
+    if (span)
+      for (let h = 1; h * 150 < 5000; h++)
+        x += GAINS[span[2]](150 * h, h) * Math.sin((2 * Math.PI * 150 * h * i) / RATE);
+    pcm[i] = 0.1 * x * 10 ** (-(span?.[3] ?? 0) / 20) + 3e-4 * (seed / 2 ** 30 - 1);
   }
   return pcm;
 }
@@ -228,6 +251,111 @@ describe('the lip-sync judge', () => {
     expect(near(closures(pcm), 500, 8)).toHaveLength(1);
   });
 
+  it('finds where an m starts after a u, where the bands’ balance barely moves: its zero takes 500–1000 Hz down', () => {
+    // espeak's "un poco", "humanos": the u's second formant and the m's zero share 500–1000 Hz,
+    // the balance of 500–5000 Hz against the murmur band falls < 12 dB, the sound no quieter.
+    const pcm = voice(1000, [
+      [0, 500, 'u'],
+      [500, 580, 'm'],
+      [580, 1000, 'vowel'],
+    ]);
+    expect(near(murmurOnsets(pcm), 500, 40)).toEqual([]);
+    expect(near(closures(pcm), 500, 8)).toHaveLength(1);
+    // Only where the shape starts: the lips parting at 580 are not a closure.
+    expect(near(bilabialMurmurOnsets(pcm), 580, 40)).toEqual([]);
+    const keys = [key(0, 'sil'), key(20, 'U'), key(500, 'PP'), key(580, 'aa'), key(980, 'sil')];
+    const judged = (shift = lateBy(0)) =>
+      offsets(
+        pcm,
+        mouthEvents(keys, 1000, shift).filter((e) => e.kind === 'closure'),
+      );
+    expect(Math.abs(judged()[0]!)).toBeLessThanOrEqual(8);
+    expect(summary(judged(lateBy(60))).withinPct).toBe(0);
+  });
+
+  it('finds where an m starts after an i, where what goes is above 3 kHz', () => {
+    // espeak's "comimos" (where the high-frequency fall is 11 dB: here the i is brighter).
+    const pcm = voice(1000, [
+      [0, 500, 'i'],
+      [500, 580, 'm'],
+      [580, 1000, 'vowel'],
+    ]);
+    expect(near(murmurOnsets(pcm), 500, 40)).toEqual([]);
+    expect(near(bilabialMurmurOnsets(pcm), 500, 8)).toHaveLength(1);
+  });
+
+  it('an n is no m: its zero lies in 1–3 kHz, not under it', () => {
+    const pcm = voice(1000, [
+      [0, 500, 'u'],
+      [500, 580, 'n'],
+      [580, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 500, 40)).toEqual([]);
+  });
+
+  it('a dark vowel is no m: its formants under 3 kHz are not under a murmur', () => {
+    const pcm = voice(1000, [
+      [0, 300, 'u'],
+      [300, 700, 'ə'],
+      [700, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 300, 40)).toEqual([]);
+  });
+
+  it('an i is no m: its upper formants sound above 3 kHz', () => {
+    const pcm = voice(1000, [
+      [0, 300, 'vowel'],
+      [300, 700, 'i'],
+      [700, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 300, 40)).toEqual([]);
+  });
+
+  it('an m’s shape lasts: 20 ms of it is no m', () => {
+    const pcm = voice(1000, [
+      [0, 500, 'u'],
+      [500, 520, 'm'],
+      [520, 1000, 'u'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 500, 40)).toEqual([]);
+  });
+
+  it('an m out of a pause is no closure (the lips were shut in it); out of a 14 ms join it is', () => {
+    const paused = voice(1000, [
+      [0, 300, 'vowel'],
+      [400, 600, 'm'],
+      [600, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(paused), 400, 40)).toEqual([]);
+    // espeak's "al mar", "tell me": ~14 ms of near silence between the l and the m.
+    const joined = voice(1000, [
+      [0, 386, 'vowel'],
+      [400, 480, 'm'],
+      [480, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(joined), 400, 8)).toHaveLength(1);
+  });
+
+  it('an m’s shape is voiced: 37 dB down (a ring-out, under the reply’s silence) it is no murmur', () => {
+    const pcm = voice(1000, [
+      [0, 400, 'u'],
+      [400, 600, 'm', 37],
+      [600, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 400, 40)).toEqual([]);
+  });
+
+  it('an m’s shape broken for a moment is one m', () => {
+    const pcm = voice(1000, [
+      [0, 500, 'u'],
+      [500, 545, 'm'],
+      [545, 547, 'u'],
+      [547, 620, 'm'],
+      [620, 1000, 'vowel'],
+    ]);
+    expect(near(bilabialMurmurOnsets(pcm), 540, 60)).toHaveLength(1);
+  });
+
   it('the random control keys closures away from every real one and out of the pauses, the same every run', () => {
     // Closures (with a silent closure each, as a p has) at 400, 1400 and 2400; a pause 1800–2000.
     const pcm = buzz(3000, [
@@ -266,4 +394,40 @@ describe('the lip-sync judge', () => {
     // The sound's only closures are the real ones: none of the random ones is judged within.
     expect(summary(offsets(pcm, drawn)).withinPct).toBe(0);
   });
+});
+
+describe('the lip-sync judge on espeak’s speech', () => {
+  const synth = createBuiltinSynthesizer();
+  /** espeak speaks `text`: its sound (as floats) and phoneme events. */
+  async function spoken(text: string, language: Language, voice: string) {
+    const result = await synth.synthesizeDetailed({
+      text,
+      language,
+      voice: { voice },
+      signal: new AbortController().signal,
+    });
+    expect(result.sampleRate).toBe(RATE);
+    return { pcm: Float32Array.from(result.pcm, (s) => s / 32_768), phonemes: result.phonemes };
+  }
+  const plain = (id: string) => id.replace(/[ˈˌː]/g, '');
+
+  it.each([
+    ['es', 'es+f3', 'Un poco, un pueblo muy humano; comimos al mar con el mejor.'],
+    ['en', 'en-us+f3', 'You managed to tell me: we walk miles, in warm mornings, by the lime trees.'],
+  ] as const)(
+    'finds every m after a sound where it starts, and no n or ŋ as an m (%s)',
+    async (language, voice, text) => {
+      const { pcm, phonemes } = await spoken(text, language, voice);
+      const landmarks = closures(pcm);
+      // An m after a sound (not after a pause, nor after another m: the lips are already shut).
+      const ms = phonemes.filter(
+        (p, i) => plain(p.id) === 'm' && !['', 'm'].includes(plain(phonemes[i - 1]?.id ?? '')),
+      );
+      expect(ms.length).toBeGreaterThanOrEqual(5);
+      for (const m of ms) expect(near(landmarks, m.t, 12), `the m at ${m.t}`).not.toEqual([]);
+      const bilabial = bilabialMurmurOnsets(pcm);
+      for (const n of phonemes.filter((p) => ['n', 'ŋ'].includes(plain(p.id))))
+        expect(near(bilabial, n.t, 30), `the ${n.id} at ${n.t}`).toEqual([]);
+    },
+  );
 });

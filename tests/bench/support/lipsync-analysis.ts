@@ -11,7 +11,8 @@
  *    starts from silence and ends in it);
  *  - a lip closure: a full `PP` key (w ≥ 0.9) after a sounding key — the lips meet — against the
  *    sound's closure landmarks (`closures`: the oral sound cut off — a p or b's closure is near
- *    silence, an m's murmur keeps only its low frequencies, `murmurOnsets`). A `PP` right after `sil` (a p, b or m
+ *    silence — an m's murmur keeping only its low frequencies, `murmurOnsets`, and the sound
+ *    taking an m's own shape, `bilabialMurmurOnsets`). A `PP` right after `sil` (a p, b or m
  *    starting speech) shuts lips that are already shut, inside a silence: not judged; nor is a
  *    second `PP` key of the same closure (its release).
  * Which landmark is a closure's own: the nearest within ±CLOSURE_SEARCH_MS that is no nearer to
@@ -295,22 +296,42 @@ function falls(env: Float32Array, hold = frames(FALL_HOLD_MS)): number[] {
 /**
  * The sound's lip-closure landmarks (ms, sorted): where the high-frequency energy (first
  * difference) falls (`falls`) — the lips cutting the oral sound off, a p or b's closure near
- * silence — and where a nasal murmur starts (`murmurOnsets`) — an m, whose voice goes on.
+ * silence — where a nasal murmur starts (`murmurOnsets`) — an m, whose voice goes on — and where
+ * the sound takes an m's own shape (`bilabialMurmurOnsets`), however it got there.
  *
- * Not found either way, looked at on the audio (lip-sync bench, 2026-11-29): closures where the
- * sound barely changes. After u ("un poco", "humanos", "you managed": the lips already rounded
- * nearly shut, the oral band 1–4 dB above the murmur's), i ("comimos"), l ("al mar", "tell me":
- * the l's balance ~5 dB, the murmur's ~9 dB, with a 14 ms gap between them that is not a
- * closure), n ("con más" — Spanish speaks that n [m], visemes.ts now keys the closure on it), v;
- * an m or b right after a k's release ("walk might", "week brings"); an r-coloured vowel or "əl"
- * before an m (oral band falls 8–11 dB). Tried and rejected: falls in two of four oral bands
- * (800–5000 Hz, absolute) found 10 more of 103 closures but passed 27 of the late control's,
- * against 10 without them; falls of three oral bands each against the murmur band found 3 more
- * of 103 and raised the random control from 11 to 21 % (es) and 14 % (en); any fall into a silence of ≥ 20 ms
- * found 3 more English closures and tripled the English late control (3.6 → 9.1 %).
+ * Not found any of those ways, looked at on the audio (lip-sync bench, 2026-11-29): five p's and
+ * b's whose fall into the closure's silence starts from a sound already weak — after a tap
+ * ("cuerpo"), a k's release ("week brings"), an ŋ ("something brief") and espeak's American
+ * l-coloured vowels ("help", "we'll pick"): 10–13 dB, not held 10 ms. Tried and rejected: falls in
+ * two of four oral bands (800–5000 Hz, absolute) found 10 more of 103 closures but passed 27 of
+ * the late control's, against 10 without them; falls of three oral bands each against the murmur
+ * band found 3 more of 103 and raised the random control from 11 to 21 % (es) and 14 % (en); any
+ * fall into a silence of ≥ 20 ms found 3 more English closures and tripled the English late
+ * control (3.6 → 9.1 %).
  */
 export function closures(pcm: Float32Array): number[] {
-  return [...falls(envelope(pcm, true)), ...murmurOnsets(pcm)].sort((a, b) => a - b);
+  const voice = voiceLevels(pcm);
+  return [
+    ...falls(envelope(pcm, true)),
+    ...murmurOnsets(pcm, voice),
+    ...bilabialMurmurOnsets(pcm, voice),
+  ].sort((a, b) => a - b);
+}
+
+/** The whole signal's and the murmur band's envelopes, and the reply's silence level (dB). */
+interface VoiceLevels {
+  whole: Float32Array;
+  low: Float32Array;
+  silence: number;
+}
+
+function voiceLevels(pcm: Float32Array): VoiceLevels {
+  const whole = envelope(pcm, false);
+  return {
+    whole,
+    low: envelope(filtered(pcm, 'low', MURMUR_HZ), false),
+    silence: whole.reduce((m, v) => Math.max(m, v), -Infinity) - SILENCE_DB,
+  };
 }
 
 /**
@@ -367,11 +388,8 @@ const MURMUR_HOLD_MS = 20;
  *  - the murmur band stays voiced from the fall's centre to the hold's end: a fall into silence
  *    is a stop's closure, `falls`' to find.
  */
-export function murmurOnsets(pcm: Float32Array): number[] {
-  const low = envelope(filtered(pcm, 'low', MURMUR_HZ), false);
-  const oral = envelope(filtered(filtered(pcm, 'high', ORAL_HZ[0]), 'low', ORAL_HZ[1]), false);
-  const whole = envelope(pcm, false);
-  const silence = whole.reduce((m, v) => Math.max(m, v), -Infinity) - SILENCE_DB;
+export function murmurOnsets(pcm: Float32Array, { whole, low, silence } = voiceLevels(pcm)): number[] {
+  const oral = bandEnvelope(pcm, ORAL_HZ);
   const balance = oral.map((v, f) => v - low[f]!);
   const voiced = (from: number, to: number) => low.subarray(from, to + 1).every((v) => v > silence);
   const hold = frames(MURMUR_HOLD_MS);
@@ -380,6 +398,98 @@ export function murmurOnsets(pcm: Float32Array): number[] {
     const f = Math.round(ms / HOP_MS);
     return whole[f - k]! > silence && voiced(f, f + k + hold);
   });
+}
+
+/** The energy envelope of `pcm` between two frequencies (Hz), or above one. */
+function bandEnvelope(pcm: Float32Array, [from, to]: readonly [number, number?]): Float32Array {
+  const high = filtered(pcm, 'high', from);
+  return envelope(to === undefined ? high : filtered(high, 'low', to), false);
+}
+
+/** The bands of an m's shape (Hz): its zero, its upper resonances, and above them. */
+const BILABIAL_ZERO_HZ = [500, 1000] as const;
+const NASAL_UPPER_HZ = [1000, 3000] as const;
+const ABOVE_NASAL_HZ = [3000] as const;
+/** How far the zero's band lies below the murmur band, at least (dB)… */
+const ZERO_BELOW_MURMUR_DB = 14;
+/** …how far the upper resonances' band may lie below the zero's, at most… */
+const UPPER_BELOW_ZERO_DB = 2;
+/** …and how far above 3 kHz lies below the murmur band, at least. */
+const ABOVE_BELOW_MURMUR_DB = 17;
+/** The shape lasts this long from its start: the span `murmurOnsets` asks of a murmur. */
+const BILABIAL_MIN_MS = FALL_HALF_MS + MURMUR_HOLD_MS;
+/** A murmur broken for less than this (a frame or two) is one murmur. */
+const BILABIAL_BRIDGE_MS = 10;
+
+/**
+ * Where the sound takes the shape of an m (ms): the murmur of the bilabial nasal, whatever came
+ * before it. With the lips shut the mouth behind them is a side branch of the nasal tract, and
+ * its resonance turns into an antiresonance (a zero) — lowest for m of the three nasals, the
+ * branch being longest: ~750–1250 Hz for m, ~1450–2200 Hz for n, above 3 kHz for ŋ (Fujimura
+ * 1962) — while the voice comes out through the nose: a strong murmur below 400 Hz, weak nasal
+ * resonances above 1 kHz, little above 3 kHz. A frame has that shape when, voiced below
+ * MURMUR_HZ (above the reply's silence):
+ *  - 500–1000 Hz (the zero's band) lies ≥ ZERO_BELOW_MURMUR_DB below the murmur band;
+ *  - 1–3 kHz lies no more than UPPER_BELOW_ZERO_DB below 500–1000 Hz: the nasal resonances stand
+ *    above the zero — an n's zero, in 1–3 kHz, leaves that band ~8 dB below 500–1000 Hz, and a
+ *    back vowel's second formant (~800 Hz) ~9 dB below;
+ *  - above 3 kHz lies ≥ ABOVE_BELOW_MURMUR_DB below the murmur band: no front vowel's upper
+ *    formants, no fricative's noise.
+ * On the bench's espeak speech (2026-11-29; per phoneme, the median of the frames of its middle
+ * 40 %; the three figures in that order): the 57 m's −19…−15, −2…+5, −23…−19 dB (medians −17,
+ * +3, −21); n −15, −8, −21; Spanish u −8, −9, −15; i −18, +5, −6; ŋ −12, −13, −25; v −15, −5,
+ * −17. The landmark is where the shape starts and then lasts ≥ BILABIAL_MIN_MS (a break in it
+ * shorter than BILABIAL_BRIDGE_MS — a transient, a frame or two — bridged), not out of a pause:
+ * after a silence of ≥ SOUND_SILENCE_MIN_MS the lips were shut in the pause (not judged,
+ * `mouthEvents`); a shorter one is a join — espeak puts ~14 ms of near silence between an l and
+ * an m ("al mar", "tell me"). It finds the m's where neither fall does: after u ("un poco",
+ * "humanos": the zero takes 500–1000 Hz down ~5 dB as 1–3 kHz rises ~7, and the balance of
+ * 500–5000 Hz against the murmur band barely moves), after i ("comimos": what goes is above
+ * 3 kHz), out of a join ("al mar", "el mejor", "tell me"), after a k's release ("walk might"),
+ * an r-coloured vowel ("warm people") or a v ("of mystery"); each within −12…+3 ms of its key.
+ * Tested on synthetic sound, rule by rule, and on espeak's (tests/tooling/lipsync-analysis.test.ts).
+ */
+export function bilabialMurmurOnsets(
+  pcm: Float32Array,
+  { whole, low, silence } = voiceLevels(pcm),
+): number[] {
+  const zero = bandEnvelope(pcm, BILABIAL_ZERO_HZ);
+  const upper = bandEnvelope(pcm, NASAL_UPPER_HZ);
+  const above = bandEnvelope(pcm, ABOVE_NASAL_HZ);
+  const shaped = Array.from(
+    low,
+    (murmur, f) =>
+      murmur > silence &&
+      zero[f]! <= murmur - ZERO_BELOW_MURMUR_DB &&
+      upper[f]! >= zero[f]! - UPPER_BELOW_ZERO_DB &&
+      above[f]! <= murmur - ABOVE_BELOW_MURMUR_DB,
+  );
+  // Unbroken runs of the shape, [start, end) frames; a break shorter than BILABIAL_BRIDGE_MS (a
+  // transient, a frame or two) does not end a murmur: one that lasts may start before it.
+  const runs: [number, number][] = [];
+  for (let f = 0; f < shaped.length; f++)
+    if (shaped[f] && !shaped[f - 1]) {
+      let end = f;
+      while (shaped[end]) end++;
+      runs.push([f, end]);
+    }
+  const bridge = frames(BILABIAL_BRIDGE_MS);
+  const lasts = frames(BILABIAL_MIN_MS);
+  const pause = frames(SOUND_SILENCE_MIN_MS);
+  const out: number[] = [];
+  for (let r = 0; r < runs.length;) {
+    const first = r;
+    do r++;
+    while (r < runs.length && runs[r]![0] - runs[r - 1]![1] < bridge);
+    const chain = runs.slice(first, r);
+    if (!chain.some(([from, to]) => to - from >= lasts)) continue;
+    // The silence right before it, if any (the audio's start counts as a pause).
+    const start = chain[0]![0];
+    let quiet = 0;
+    while (start - quiet > 0 && whole[start - quiet - 1]! <= silence) quiet++;
+    if (quiet < pause && start - quiet > 0) out.push(start * HOP_MS);
+  }
+  return out;
 }
 
 /** The value nearest `to` within ±`within` and inside `cell`, or null. */
