@@ -57,6 +57,9 @@ const EnvSchema = z.object({
   SPEECH_WORKERS: intFrom(0, 64).default(0),
   SPEECH_QUEUE_MAX: intFrom(1, 100_000).default(512),
   SPEECH_MAX_WAIT_MS: intFrom(100, 600_000).default(8000),
+  // Clauses each speech worker speaks while idle once started, so V8 has optimised espeak's code
+  // before replies need it (SPEC.md S-12); 0: none.
+  SPEECH_WARM_UP_CLAUSES: intFrom(0, 10_000).default(96),
   SPEECH_OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
   SPEECH_OPENAI_API_KEY: z.string().min(1).optional(),
   SPEECH_OPENAI_MODEL: z.string().min(1).default('tts-1'),
@@ -208,6 +211,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       size: e.SPEECH_WORKERS || null,
       maxQueued: e.SPEECH_QUEUE_MAX,
       maxWaitMs: e.SPEECH_MAX_WAIT_MS,
+      idleWarmUpClauses: e.SPEECH_WARM_UP_CLAUSES,
     },
     transcribeEngine: e.TRANSCRIBE_ENGINE,
     /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */

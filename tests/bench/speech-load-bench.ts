@@ -23,16 +23,20 @@
  * CPU: the server's CPU over a level against espeak + the encoder called directly on the clauses
  * that server voiced (a reply cut to text after its first clause counts that clause only),
  * measured right before each round, as CPU time stretches with the load on a shared machine; one
- * session repeats its reply BENCH_ONE_SESSION_ROUNDS times (7) and takes the median round.
+ * session repeats its reply BENCH_ONE_SESSION_ROUNDS times (7) and takes the median round. The
+ * server's main thread (the event loop, read from /proc) is printed apart from its other threads
+ * (speech workers, libuv's pool, V8's helpers), as the bare server's is.
  *
  * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0,
- * BENCH_PROFILE=<dir> (the servers' CPU profiles per level).
+ * BENCH_PROFILE=<dir> (the servers' CPU profiles per level), BENCH_WARM_UP_CLAUSES (the speech
+ * workers' idle warm-up, S-12; default the product's).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
 import type { Socket } from 'socket.io-client';
 import { registerUser } from '../fixtures/api.ts';
 import { createBuiltinSynthesizer } from '../../server/src/engines/speech/builtin.ts';
+import { DEFAULT_SPEECH_WARM_UP_CLAUSES } from '../../server/src/engines/speech/synthesis-pool.ts';
 import { directSpeech } from './support/direct-speech.ts';
 import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts';
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
@@ -98,6 +102,10 @@ interface LevelResult {
    * clause counts one clause); NaN for the bare server, whose audio is fake.
    */
   cpuOfDirect: number;
+  /** The same for the main thread alone (the event loop: everything but the speech workers). */
+  mainOfDirect: number;
+  /** Median over the rounds of the main thread's CPU ÷ sessions. */
+  mainPerReplyMs: number;
   replies: number;
   /** Replies that carried every clause as audio. */
   fullySpoken: number;
@@ -125,12 +133,15 @@ async function runLevel(
   const traces: ReplyTrace[] = [];
   const cpuPerReply: number[] = [];
   const cpuOfDirect: number[] = [];
+  const mainPerReply: number[] = [];
+  const mainOfDirect: number[] = [];
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
     // CPU time stretches with the machine's load: each round is set against direct speech
     // measured right before it.
     const direct = measureDirect?.();
     const cpuBefore = await server.cpuUs();
+    const mainBefore = server.mainThreadUs();
     const roundTraces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
       Promise.all(
         sockets.map((socket, i) =>
@@ -139,12 +150,15 @@ async function runLevel(
       ),
     );
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
+    const mainMs = (server.mainThreadUs() - mainBefore) / 1000;
     traces.push(...roundTraces);
     cpuPerReply.push(cpuMs / sessions);
     const voicedDirectMs = direct
       ? roundTraces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + direct.of(text), sum), 0)
       : 0;
     cpuOfDirect.push(voicedDirectMs > 0 ? cpuMs / voicedDirectMs : Number.NaN);
+    mainPerReply.push(mainMs / sessions);
+    mainOfDirect.push(voicedDirectMs > 0 ? mainMs / voicedDirectMs : Number.NaN);
   }
   const allDoneMs = (performance.now() - started) / rounds;
   for (const socket of sockets) socket.disconnect();
@@ -170,6 +184,8 @@ async function runLevel(
     firstAudio: { p50: percentile(firstAudio, 50), p99: percentile(firstAudio, 99) },
     cpuPerReplyMs: median(cpuPerReply),
     cpuOfDirect: median(cpuOfDirect),
+    mainPerReplyMs: median(mainPerReply),
+    mainOfDirect: median(mainOfDirect),
     replies: traces.filter((t) => t.outcome === 'reply').length,
     fullySpoken: traces.filter((t) => t.chunkAt.length >= chunkCount).length,
     rounds,
@@ -195,9 +211,23 @@ const almaProcess = (label: string, inline: boolean) =>
         REPLY_TOKEN_DELAY_MS: String(DELAY_MS),
         SOCKET_EVENT_RATE_LIMIT: '100000',
         FREE_MESSAGES_PER_MONTH: '10000000',
+        // The product's idle warm-up (the test fixture turns it off); BENCH_WARM_UP_CLAUSES to compare.
+        SPEECH_WARM_UP_CLAUSES: process.env.BENCH_WARM_UP_CLAUSES ?? String(DEFAULT_SPEECH_WARM_UP_CLAUSES),
       }),
     },
   });
+
+/** Waits (≤ 60 s) until the server's CPU over half a second is under 5 %; answers how long. */
+async function settle(server: ServerProcess): Promise<number> {
+  const started = performance.now();
+  for (let cpu = await server.cpuUs(); performance.now() - started < 60_000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await server.cpuUs();
+    if (now - cpu < 25_000) break;
+    cpu = now;
+  }
+  return performance.now() - started;
+}
 
 async function registerUsers(url: string, count: number): Promise<string[]> {
   const users: AuthSession[] = [];
@@ -279,6 +309,11 @@ try {
       `  Alma's synthesiser alone, in this process: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
   );
 
+  // A server just started warms its speech workers while idle (SPEC.md S-12): the replies are
+  // measured on a server at rest, as a user meets it a few seconds after a start.
+  const settledMs = await settle(alma);
+  console.info(`  alma at rest ${fmt(settledMs / 1000, 1)} s after the users were registered`);
+
   const levels: {
     sessions: number;
     alma: LevelResult;
@@ -306,7 +341,10 @@ try {
     console.info(
       `  ${sessions} sessions: alma ${a.replies} replies in ${fmt(a.allDoneMs / 1000, 2)} s` +
         (i ? `, speech on the event loop ${i.replies} in ${fmt(i.allDoneMs / 1000, 2)} s` : '') +
-        `, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s`,
+        `, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s\n` +
+        `    CPU per reply: alma ${fmt(a.cpuPerReplyMs)} ms (×${fmt(a.cpuOfDirect, 2)} of direct), of it the main ` +
+        `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}) and the other threads ` +
+        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms`,
     );
   }
 

@@ -27,6 +27,8 @@ export async function buildTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     REPLY_TOKEN_DELAY_MS: '0',
+    // An app under test lives seconds: no idle warm-up of speech workers (S-12) to take CPU.
+    SPEECH_WARM_UP_CLAUSES: '0',
     CLIENT_DIST: join(dataDir, 'no-client'),
     ...env,
   });

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildMessage, ParentMessage } from './child.ts';
 
@@ -15,6 +15,11 @@ export interface ServerProcess {
   info: Record<string, unknown>;
   /** User + system CPU the child has used so far, in microseconds. */
   cpuUs(): Promise<number>;
+  /**
+   * CPU the child's main thread (the event loop) has used so far, µs, from Linux's
+   * `/proc/<pid>/task/<pid>/schedstat` (nanoseconds on a core); NaN where there is no /proc.
+   */
+  mainThreadUs(): number;
   profile<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -65,6 +70,14 @@ export async function startServerProcess(
     cpuUs: async () => {
       const answer = await ask({ type: 'cpu' });
       return answer.type === 'cpu' ? answer.us : Number.NaN;
+    },
+    mainThreadUs: () => {
+      try {
+        const onCpuNs = readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').split(' ')[0];
+        return Number(onCpuNs) / 1000;
+      } catch {
+        return Number.NaN;
+      }
     },
     profile: async (name, work) => {
       if (!profileDir) return work();

@@ -17,6 +17,7 @@ export function createSpeechSynthesizer(config: Config): SpeechSynthesizer | nul
         size: config.speechPool.size ?? undefined,
         maxQueued: config.speechPool.maxQueued,
         maxWaitMs: config.speechPool.maxWaitMs,
+        idleWarmUpClauses: config.speechPool.idleWarmUpClauses,
       });
     case 'openai': {
       const openai = config.speechOpenai;

@@ -1,6 +1,7 @@
 import type { Language } from '@alma/protocol';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createBuiltinSynthesizer } from './builtin.ts';
+import { SPEECH_CORPUS } from './corpus.ts';
 import type { SynthesisResult, VoiceParams } from './types.ts';
 
 /**
@@ -15,37 +16,89 @@ export interface SpeechJob {
 }
 export type SpeechJobResult =
   | { ready: true }
+  /** The idle warm-up is over: this many clauses were spoken for it. */
+  | { warmed: number }
   | { id: number; ok: true; result: SynthesisResult }
   | { id: number; ok: false; message: string };
+export interface SpeechWorkerData {
+  /** Clauses to speak while idle once ready (SPEECH_WARM_UP_CLAUSES; SPEC.md S-12). */
+  idleWarmUpClauses: number;
+}
 
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;
+const VOICE: Record<Language, string> = { es: 'es+f3', en: 'en-us+f3' };
+const speak = (text: string, language: Language) =>
+  synthesizer.synthesize({ text, language, voice: { voice: VOICE[language] }, signal: never });
 
 /**
  * Warm before the pool counts this worker as ready: espeak loaded (its wasm compiled, its data
  * read) and a clause in each language spoken and encoded, so a reply's first clause does not pay
  * for the encoder's first, unoptimised runs. A failure here is the first job's to report.
  */
-const WARM_UP: { text: string; language: Language; voice: string }[] = [
-  { text: 'Hola, ¿qué tal estás hoy?', language: 'es', voice: 'es+f3' },
-  { text: 'Hello, how are you today?', language: 'en', voice: 'en-us+f3' },
+const WARM_UP: { text: string; language: Language }[] = [
+  { text: 'Hola, ¿qué tal estás hoy?', language: 'es' },
+  { text: 'Hello, how are you today?', language: 'en' },
 ];
+
+/**
+ * Then warm on while idle (SPEC.md S-12). espeak-ng is JavaScript (emscripten's wasm2js) and V8
+ * optimises its large functions only once they have run a while, in each thread on its own:
+ * measured, a worker's first ~100 clauses cost up to twice what later ones do, in the worker and
+ * in V8's compiler threads. The corpus' clauses, both languages in turn, are spoken one at a
+ * time, each only while no job is in hand: a job waits at most for the warm-up clause under way.
+ */
+let jobsInHand = 0;
+let idle: (() => void) | null = null;
+async function warmWhileIdle(clauses: number): Promise<number> {
+  const corpus = SPEECH_CORPUS.es.flatMap((es, k) => {
+    const en = SPEECH_CORPUS.en[k];
+    return [{ text: es, language: 'es' as const }, ...(en ? [{ text: en, language: 'en' as const }] : [])];
+  });
+  let spoken = 0;
+  while (spoken < clauses) {
+    // A job's message is taken in between two warm-up clauses (the event loop's poll phase).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (jobsInHand > 0) {
+      await new Promise<void>((resolve) => (idle = resolve));
+      continue;
+    }
+    const { text, language } = corpus[spoken % corpus.length]!;
+    await speak(text, language);
+    spoken++;
+  }
+  return spoken;
+}
+
+const { idleWarmUpClauses } = (workerData ?? { idleWarmUpClauses: 0 }) as SpeechWorkerData;
 void (async () => {
-  for (const { text, language, voice } of WARM_UP)
-    await synthesizer.synthesize({ text, language, voice: { voice }, signal: never });
+  for (const { text, language } of WARM_UP) await speak(text, language);
 })()
   .catch(() => undefined)
-  .then(() => parentPort?.postMessage({ ready: true } satisfies SpeechJobResult));
+  .then(async () => {
+    parentPort?.postMessage({ ready: true } satisfies SpeechJobResult);
+    const warmed = await warmWhileIdle(idleWarmUpClauses);
+    parentPort?.postMessage({ warmed } satisfies SpeechJobResult);
+  })
+  .catch(() => undefined);
 
 parentPort?.on('message', (job: SpeechJob) => {
+  jobsInHand++;
+  const done = () => {
+    if (--jobsInHand > 0) return;
+    idle?.();
+    idle = null;
+  };
   synthesizer.synthesize({ text: job.text, language: job.language, voice: job.voice, signal: never }).then(
     (result) => {
       const answer: SpeechJobResult = { id: job.id, ok: true, result };
       parentPort?.postMessage(answer, [result.audio.buffer, result.pcm.buffer] as ArrayBuffer[]);
+      done();
     },
     (error: unknown) => {
       const answer: SpeechJobResult = { id: job.id, ok: false, message: String(error) };
       parentPort?.postMessage(answer);
+      done();
     },
   );
 });

@@ -18,7 +18,7 @@ const clause = (text: string, signal = new AbortController().signal): SynthesisR
 
 describe('the speech worker pool', () => {
   // Two workers, started once: warming them is the slow part (seconds on a loaded machine).
-  const pool = createSynthesisPool({ size: 2 });
+  const pool = createSynthesisPool({ size: 2, idleWarmUpClauses: 0 });
   afterAll(() => pool.close());
 
   it('S-12 start() resolves once every worker is warm; a clause is then voiced, MP3 with timings', async () => {
@@ -46,7 +46,7 @@ describe('the speech worker pool', () => {
   }, 120_000);
 
   it('S-10 a clause aborted while it waits is never voiced; a full queue refuses with SpeechBusyError', async () => {
-    const pool = createSynthesisPool({ size: 1, maxQueued: 1 });
+    const pool = createSynthesisPool({ size: 1, maxQueued: 1, idleWarmUpClauses: 0 });
     pools.push(pool);
     await pool.start();
     const running = pool.synthesize(clause('Esta frase ocupa al único trabajador un buen rato.'));
@@ -62,7 +62,7 @@ describe('the speech worker pool', () => {
   it("S-10 a later clause's wait counts from when the clause before it is done, not from when it was cut", async () => {
     // Hardly any wait allowed (1 ms; a clause takes tens): a clause that waits behind another is
     // refused — unless what it waited for was the clause before it in its reply.
-    const pool = createSynthesisPool({ size: 1, maxWaitMs: 1 });
+    const pool = createSynthesisPool({ size: 1, maxWaitMs: 1, idleWarmUpClauses: 0 });
     pools.push(pool);
     await pool.start();
     const before = pool.synthesize(clause('Esta frase ocupa al único trabajador un buen rato.'));
@@ -77,6 +77,24 @@ describe('the speech worker pool', () => {
     expect((await before).durationMs).toBeGreaterThan(0);
     expect((await next).durationMs).toBeGreaterThan(0);
     expect(await other).toBeInstanceOf(SpeechBusyError);
+  }, 120_000);
+
+  it('S-12 once ready a worker warms on while idle, serving a job first; with 0 it does not', async () => {
+    const pool = createSynthesisPool({ size: 1, idleWarmUpClauses: 30 });
+    const cold = createSynthesisPool({ size: 1, idleWarmUpClauses: 0 });
+    pools.push(pool, cold);
+    await Promise.all([pool.start(), cold.start()]);
+    expect(pool.warming).toBe(1);
+    expect(cold.warming).toBe(0);
+    // A clause asked for during the warm-up is voiced before the warm-up ends (30 clauses take
+    // seconds; this one waits at most for the warm-up clause under way).
+    const result = await pool.synthesize(clause('Hola, ¿qué tal?'));
+    expect(result.words.map((w) => w.text)).toEqual(['Hola', 'qué', 'tal']);
+    expect(pool.warming).toBe(1);
+    await expect.poll(() => pool.warming, { timeout: 100_000, interval: 100 }).toBe(0);
+    // Warm or not, the same clause comes out the same (S-11).
+    const again = await cold.synthesize(clause('Hola, ¿qué tal?'));
+    expect(Buffer.from(again.audio).equals(Buffer.from(result.audio))).toBe(true);
   }, 120_000);
 
   it('S-12 a worker that cannot start fails the clauses waiting for it and is not restarted in a loop', async () => {

@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-thread.ts';
 import { encodeMp3File } from './mp3.ts';
 import { createSpeechScheduler, type ScheduledJob } from './speech-scheduler.ts';
-import type { SpeechJob, SpeechJobResult } from './speech-worker.ts';
+import type { SpeechJob, SpeechJobResult, SpeechWorkerData } from './speech-worker.ts';
 import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult } from './types.ts';
 
 /**
@@ -33,12 +33,19 @@ export interface SynthesisPoolOptions {
   maxQueued?: number;
   /** Longest a job may wait for a worker before its reply goes on as text (SPEECH_MAX_WAIT_MS). */
   maxWaitMs?: number;
+  /**
+   * Clauses each worker speaks while idle once ready, so V8 has optimised espeak's code before
+   * replies need it (SPEECH_WARM_UP_CLAUSES; S-12); 0: none. Default DEFAULT_SPEECH_WARM_UP_CLAUSES.
+   */
+  idleWarmUpClauses?: number;
   /** Tests: another worker script in place of speech-worker.ts. */
   entry?: { source: URL; bundle: string };
 }
 
 export const DEFAULT_SPEECH_QUEUE_MAX = 512;
 export const DEFAULT_SPEECH_MAX_WAIT_MS = 8000;
+/** Two passes over the corpus (~100 clauses: where a worker's cost per clause levels off). */
+export const DEFAULT_SPEECH_WARM_UP_CLAUSES = 96;
 const SPEECH_WORKER = { source: new URL('./speech-worker.ts', import.meta.url), bundle: 'speech-worker.js' };
 
 interface PoolJob extends ScheduledJob {
@@ -50,6 +57,8 @@ interface PoolJob extends ScheduledJob {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Ready, and still speaking its idle warm-up. */
+  warming: boolean;
   job: (PoolJob & { id: number }) | null;
 }
 
@@ -57,6 +66,8 @@ export interface SynthesisPool extends SpeechSynthesizer {
   readonly size: number;
   /** Worker threads running now, warm or starting. */
   readonly workers: number;
+  /** Workers ready and still speaking their idle warm-up (S-12). */
+  readonly warming: number;
   /** Workers started and warm (or failed to start: their jobs fail); idempotent. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +76,9 @@ export interface SynthesisPool extends SpeechSynthesizer {
 export function createSynthesisPool(options: SynthesisPoolOptions = {}): SynthesisPool {
   const size = Math.max(1, options.size ?? availableParallelism());
   const entry = options.entry ?? SPEECH_WORKER;
+  const workerData: SpeechWorkerData = {
+    idleWarmUpClauses: options.idleWarmUpClauses ?? DEFAULT_SPEECH_WARM_UP_CLAUSES,
+  };
   const scheduler = createSpeechScheduler<PoolJob>({
     maxQueued: options.maxQueued ?? DEFAULT_SPEECH_QUEUE_MAX,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_SPEECH_MAX_WAIT_MS,
@@ -82,8 +96,8 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
    * start, a reply), never while it waits for work: it is unref'd whenever it is idle.
    */
   function spawn(): void {
-    const worker = startWorker(entry, null);
-    const slot: Slot = { worker, ready: false, job: null };
+    const worker = startWorker(entry, workerData);
+    const slot: Slot = { worker, ready: false, warming: false, job: null };
     let settle!: () => void;
     starting.push(new Promise<void>((resolve) => (settle = resolve)));
     worker.on('message', (answer: SpeechJobResult) => {
@@ -91,9 +105,14 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
         // A cold start is no one's wait (S-10): waits count from the first worker ready.
         if (!slots.some((s) => s.ready)) scheduler.restartClocks(performance.now());
         slot.ready = true;
+        slot.warming = workerData.idleWarmUpClauses > 0;
         settle();
         slot.worker.unref();
         pump();
+        return;
+      }
+      if ('warmed' in answer) {
+        slot.warming = false;
         return;
       }
       const job = slot.job;
@@ -160,6 +179,9 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
     size,
     get workers() {
       return slots.length;
+    },
+    get warming() {
+      return slots.filter((s) => s.warming).length;
     },
     async start() {
       fill();
