@@ -220,7 +220,7 @@ const almaProcess = (label: string, inline: boolean) =>
 /** Waits (≤ 60 s) until the server's CPU over half a second is under 5 %; answers how long. */
 async function settle(server: ServerProcess): Promise<number> {
   const started = performance.now();
-  for (let cpu = await server.cpuUs(); performance.now() - started < 60_000; ) {
+  for (let cpu = await server.cpuUs(); performance.now() - started < 60_000;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const now = await server.cpuUs();
     if (now - cpu < 25_000) break;
