@@ -30,6 +30,9 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       REPLY_TOKEN_DELAY_MS: '40',
+      // A spec's own server lives a minute: no idle warm-up of speech workers (S-12) taking CPU
+      // from the browser beside it (the suite's main server keeps the default).
+      SPEECH_WARM_UP_CLAUSES: '0',
       AUTH_RATE_LIMIT_MAX: '1000',
       CORS_ORIGINS: url,
       APP_URL: url,
