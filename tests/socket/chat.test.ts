@@ -99,6 +99,11 @@ describe('chat:send', () => {
       clientMessageId: 'first-1',
     });
     await c.waitForReplyEnd(ack.data.replyId);
+    // The ack left before anything of its reply (the reply starts as soon as it has: issue 14).
+    const ackAt = c.timeline.findIndex((t) => t.dir === 'ack' && t.event === ClientEvent.chatSend);
+    const typingAt = c.timeline.findIndex((t) => t.event === ServerEvent.chatTyping);
+    expect(ackAt).toBeGreaterThanOrEqual(0);
+    expect(ackAt).toBeLessThan(typingAt);
 
     const events = c.replyEvents(ack.data.replyId);
     expect(events[0]).toMatchObject({ event: 'chat:typing', payload: { typing: true } });

@@ -49,6 +49,8 @@ export interface HandlerContext {
   socket: AlmaSocket;
   userId: string;
   language: Language;
+  /** Resolves right after the handler's ack has been emitted, whether it succeeded or not. */
+  acked: Promise<void>;
 }
 
 type Handler<E extends ClientEventName> = (
@@ -181,13 +183,16 @@ export function createSocketServer(
             fail(new AppError('invalid_payload', { fields: fieldErrors(parsed.error, language) }));
             return;
           }
-          handler(parsed.data as never, { socket, userId, language })
+          let ackLeft = () => {};
+          const acked = new Promise<void>((resolve) => (ackLeft = resolve));
+          handler(parsed.data as never, { socket, userId, language, acked })
             .then((data) => respond({ ok: true, data }))
             .catch((error: unknown) => {
               if (isAppError(error)) return fail(error);
               opts.log.error({ err: error, event }, 'socket handler failed');
               fail(new AppError('server_error'));
-            });
+            })
+            .finally(ackLeft);
         },
       );
     };

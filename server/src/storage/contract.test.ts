@@ -889,6 +889,34 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.messages.findByClientMessageId(userId, 'c-1')).toStrictEqual(first.message);
       });
 
+      it("stores a reply's row with its message in one write, and none with a duplicate (issue 14)", async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const replyTo = (n: number, to: string) =>
+          newMessage(userId, sessionId, n, {
+            role: 'assistant',
+            replyTo: to,
+            content: '',
+            isComplete: false,
+          });
+        const first = await storage.messages.insert(
+          newMessage(userId, sessionId, 1, { clientMessageId: 'c-1' }),
+          {
+            reply: replyTo(2, newMessage(userId, sessionId, 1)._id),
+          },
+        );
+        const again = await storage.messages.insert(
+          newMessage(userId, sessionId, 3, { clientMessageId: 'c-1', content: 'the resend' }),
+          { reply: replyTo(4, newMessage(userId, sessionId, 3)._id) },
+        );
+
+        expect(again.duplicate).toBe(true);
+        expect(await storage.messages.findReplyTo(userId, first.message._id)).toMatchObject({
+          _id: newMessage(userId, sessionId, 2)._id,
+          isComplete: false,
+        });
+        expect(await storage.messages.countByUser(userId)).toBe(2);
+      });
+
       it('scopes clientMessageId per user and never dedupes messages without one', async () => {
         const one = await givenUserWithSession(1);
         const two = await givenUserWithSession(2);

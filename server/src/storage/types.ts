@@ -94,6 +94,15 @@ export interface WriteOptions {
   synced?: boolean;
 }
 
+/** `MessageRepository.insert`'s options. */
+export interface InsertMessageOptions extends WriteOptions {
+  /**
+   * The reply's row, stored with the message in the same write — unless the message turns out a
+   * duplicate: then it is not stored (issue 14: one commit and one wait for the disk for both).
+   */
+  reply?: NewMessage;
+}
+
 export interface UsageRepository {
   /** Zeros when nothing was counted in that period. */
   get(userId: string, period: string): Promise<UsageRecord>;
@@ -173,9 +182,13 @@ export interface MessagePage {
 export interface MessageRepository {
   /**
    * Stores a message. A user message whose (userId, clientMessageId) is already stored is not
-   * stored again: the existing one is returned with `duplicate: true` (SPEC.md C-2).
+   * stored again: the existing one is returned with `duplicate: true` (SPEC.md C-2), and
+   * `options.reply` is not stored either.
    */
-  insert(message: NewMessage, options?: WriteOptions): Promise<{ message: Message; duplicate: boolean }>;
+  insert(
+    message: NewMessage,
+    options?: InsertMessageOptions,
+  ): Promise<{ message: Message; duplicate: boolean }>;
   findByClientMessageId(userId: string, clientMessageId: string): Promise<Message | null>;
   /** The reply stored for a user message, if any (complete or not). */
   findReplyTo(userId: string, messageId: string): Promise<Message | null>;

@@ -7,10 +7,14 @@ import type { ReplyRegistry } from './reply-registry.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SubmitOptions, SubmitService, Submitted } from './submit.service.ts';
 
-/** The sender is the message's origin: no `chat:message` echo, and it follows the session's room. */
-function originOf(socket: AlmaSocket): SubmitOptions {
+/**
+ * The sender is the message's origin: no `chat:message` echo, it follows the session's room, and
+ * the reply streams as soon as the ack has left (C-1).
+ */
+function originOf(socket: AlmaSocket, acked: Promise<void>): SubmitOptions {
   return {
     originSocketId: socket.id,
+    acked,
     onStored: async (sent) => {
       await socket.join(sessionRoom(sent.session.sessionId));
     },
@@ -21,7 +25,7 @@ function originOf(socket: AlmaSocket): SubmitOptions {
  * chat:send and chat:voice ack what `submit` stored (C-1). A retried send whose reply was stored
  * already gets that reply again, on this socket only (C-2).
  */
-function acked(socket: AlmaSocket, sent: Submitted): ClientResult<'chat:send'> {
+function ackFor(socket: AlmaSocket, sent: Submitted): ClientResult<'chat:send'> {
   const { reply } = sent;
   if (reply.alreadyStored) {
     void reply.done.then((outcome) => {
@@ -53,15 +57,15 @@ export function chatSocketHandlers(deps: {
 }): SocketHandlers {
   const { chat, sessions, replies, voiceNotes } = deps;
   return (on) => {
-    on(ClientEvent.chatSend, async (payload, { socket, userId }) =>
-      acked(socket, await chat.submit(userId, payload, originOf(socket))),
+    on(ClientEvent.chatSend, async (payload, { socket, userId, acked }) =>
+      ackFor(socket, await chat.submit(userId, payload, originOf(socket, acked))),
     );
 
     /**
      * chat:voice (SPEC.md V-1…V-6): decoded, transcribed (`chat:transcription` progress to the
      * sender), then submitted like chat:send.
      */
-    on(ClientEvent.chatVoice, async (payload, { socket, userId, language }) => {
+    on(ClientEvent.chatVoice, async (payload, { socket, userId, language, acked }) => {
       if (!voiceNotes) throw new AppError('transcription_not_configured');
       const audio = payload.audio instanceof Uint8Array ? payload.audio : new Uint8Array(payload.audio);
       const sent = await voiceNotes.submit(
@@ -69,9 +73,9 @@ export function chatSocketHandlers(deps: {
         { ...payload, audio, language: payload.language ?? language },
         (event) =>
           socket.emit(ServerEvent.chatTranscription, { clientMessageId: payload.clientMessageId, ...event }),
-        originOf(socket),
+        originOf(socket, acked),
       );
-      return acked(socket, sent);
+      return ackFor(socket, sent);
     });
 
     on(ClientEvent.chatCancel, async (payload, { userId }) => ({

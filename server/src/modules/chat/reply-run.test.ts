@@ -17,6 +17,19 @@ import {
 /** One reply from typing to its end: stored as it streams (C-5), stopped or failed (C-4, C-7, C-15). */
 useChatHarness();
 
+/**
+ * A message stored whose reply never started (the process died between the two): sent with
+ * clientMessageId `interrupted-1`, answered, then its reply's row removed and the log cleared.
+ */
+async function interruptedBeforeItsReply(message: string) {
+  const sent = await chat.submit(userId, { message, clientMessageId: 'interrupted-1' });
+  await sent.reply.done;
+  await storage.messages.delete(userId, sent.reply.replyId);
+  published.length = 0;
+  engine.requests.length = 0;
+  return sent;
+}
+
 describe('C-5 the reply is stored as it streams', () => {
   it('stores an empty incomplete row when generation starts, rewrites it while streaming, completes it at the end', async () => {
     engine.hold = true;
@@ -37,36 +50,81 @@ describe('C-5 the reply is stored as it streams', () => {
     expect(outcome.message).toMatchObject({ content: 'Hola, qué bien. ', isComplete: true });
   });
 
-  it('the engine starts writing while the row is stored; nothing it wrote leaves before the row is', async () => {
+  it("a new message's reply row is stored with it: stored when the send resolves, before the reply starts", async () => {
+    let ack = () => {};
+    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
+    expect(await storage.messages.findReplyTo(userId, sent.message._id)).toMatchObject({
+      _id: sent.reply.replyId,
+      content: '',
+      isComplete: false,
+    });
+    ack();
+    expect(stored(await sent.reply.done).message).toMatchObject({ content: 'Hola, qué bien. ' });
+  });
+
+  it('a reply row that cannot be stored with its message: neither is stored, the send fails', async () => {
+    // The row collides with the message's own id: the one write fails as a whole (real SQLite).
+    const colliding: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        insert: (message, options) =>
+          storage.messages.insert(
+            message,
+            options?.reply ? { ...options, reply: { ...options.reply, _id: message._id } } : options,
+          ),
+      },
+    };
+    rebuild({ storage: colliding });
+    await expect(chat.submit(userId, { message: 'Hola' })).rejects.toThrow();
+    expect(await storage.messages.countByUser(userId)).toBe(0);
+    expect(published.filter((p) => p.to === 'session')).toEqual([]);
+  });
+
+  it('nothing of the reply leaves before the edge says its ack has left (C-1)', async () => {
+    let ack = () => {};
+    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
+    // Several turns of the event loop: the reply waits for the ack, not for a turn.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual(['chat:message']);
+    expect(engine.requests).toEqual([]);
+    ack();
+    stored(await sent.reply.done);
+    expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
+  });
+
+  it('a retried message whose reply never started: the engine starts writing while the row is stored; nothing it wrote leaves before the row is', async () => {
+    const sent = await interruptedBeforeItsReply('Hola');
     let storeRow = () => {};
     const rowWritten = new Promise<void>((resolve) => (storeRow = resolve));
     const slowRow: Storage = {
       ...storage,
       messages: {
         ...storage.messages,
-        insert: async (message) => {
+        insert: async (message, options) => {
           if (message.role === 'assistant') await rowWritten;
-          return storage.messages.insert(message);
+          return storage.messages.insert(message, options);
         },
       },
     };
     rebuild({ storage: slowRow });
-    const sent = await chat.submit(userId, { message: 'Hola' });
+    const retried = await chat.submit(userId, { message: 'Hola', clientMessageId: 'interrupted-1' });
+    expect(retried.duplicate).toBe(true);
     await until(async () => engine.requests.length === 1);
     // The engine was asked, the row is not stored yet: only the opening typing has left.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
-    expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual([
-      'chat:message',
-      'chat:typing',
-    ]);
+    expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual(['chat:typing']);
     storeRow();
-    const outcome = stored(await sent.reply.done);
+    const outcome = stored(await retried.reply.done);
     expect(outcome.message).toMatchObject({ content: 'Hola, qué bien. ', isComplete: true });
     expect(eventsOf('chat:delta').map((d) => d.text)).toEqual(['Hola, ', 'qué ', 'bien. ']);
   });
 
-  it('a row that cannot be stored: reply_failed, retryable, and nothing the engine wrote leaves', async () => {
+  it('a retried message whose row cannot be stored: reply_failed, retryable, and nothing the engine wrote leaves', async () => {
+    const sent = await interruptedBeforeItsReply('Hola');
     const noRow: Storage = {
       ...storage,
       messages: {
@@ -78,7 +136,8 @@ describe('C-5 the reply is stored as it streams', () => {
       },
     };
     rebuild({ storage: noRow });
-    const { sent, outcome } = await exchange('Hola');
+    const retried = await chat.submit(userId, { message: 'Hola', clientMessageId: 'interrupted-1' });
+    const outcome = await retried.reply.done;
     expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'reply_failed', retryable: true }]);
     expect(eventsOf('chat:delta')).toEqual([]);
@@ -180,8 +239,11 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
   });
 
   it('the session gone before the reply starts (another instance deleted it): not_found, no row, the engine never asked', async () => {
-    const sent = await chat.submit(userId, { message: 'Hola' });
+    let ack = () => {};
+    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
     await storage.sessions.delete(userId, sent.session.sessionId);
+    ack();
     expect(await sent.reply.done).toEqual({ kind: 'failed', code: 'not_found' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'not_found', retryable: false }]);
     expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);

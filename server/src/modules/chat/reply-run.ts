@@ -19,6 +19,7 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import type {
   ConversationContext,
   MessageRepository,
+  NewMessage,
   SessionRepository,
   SessionState,
 } from '../../storage/types.ts';
@@ -72,6 +73,44 @@ export interface ReplyRunSpec {
   userId: string;
   userMessage: Message;
   options: ReplyOptions;
+  /**
+   * The reply's row was stored with its user message (`replyRow`, in the same write and wait for
+   * the disk: issue 14); absent, the run stores it as it starts.
+   */
+  rowStored?: boolean;
+  /**
+   * Nothing of the reply leaves before this resolves: the edge's acknowledgement of the user
+   * message has left (C-1). Absent: the next turn of the event loop, after the caller's.
+   */
+  acked?: Promise<void> | undefined;
+}
+
+/** The row a reply is stored in as it starts (C-5): empty and incomplete. */
+export function replyRow(
+  spec: Pick<ReplyRunSpec, 'replyId' | 'userId' | 'userMessage' | 'options'>,
+  createdAt: string,
+): NewMessage {
+  const { replyId, userId, userMessage, options } = spec;
+  return {
+    _id: replyId,
+    sessionId: userMessage.sessionId,
+    userId,
+    role: 'assistant',
+    content: '',
+    createdAt,
+    clientMessageId: null,
+    replyTo: userMessage._id,
+    emotion: null,
+    emotionAnalysis: null,
+    language: userMessage.language ?? DEFAULT_LANGUAGE,
+    userLanguage: userMessage.language,
+    personality: options.personality,
+    audioUrl: null,
+    isComplete: false,
+    gesture: null,
+    voiceId: options.voiceId ?? null,
+    avatarId: options.avatarId ?? null,
+  };
 }
 
 /**
@@ -116,7 +155,8 @@ interface PendingIntent {
  * typing → stream (the engine's text, emotion and gestures; the row flushed as it grows) →
  * speech (the rest spoken, gestures placed on the speech timeline) → finalise (what is kept after
  * a stop, the audio file, the row completed, the session's context, `chat:reply`). The row is
- * stored when generation starts, so a crash leaves what was flushed, marked incomplete.
+ * stored with its user message (or as the run starts), so a crash leaves what was flushed,
+ * marked incomplete.
  */
 export class ReplyRun implements RunnableReply {
   private readonly controller = new AbortController();
@@ -155,13 +195,14 @@ export class ReplyRun implements RunnableReply {
   }
 
   private async steps(): Promise<ReplyOutcome> {
-    // The row is written at once: its commit and sync overlap the wait for the ack below (at 200
-    // sends at once, that turn is every other send's ack). The engine starts writing while it is
-    // stored; nothing it writes leaves before the row is durable (C-5).
-    const row = this.insertRow();
+    // Stored with the user message, or else written at once: its commit and sync overlap the wait
+    // for the ack below. The engine starts writing while it is stored; nothing it writes leaves
+    // before the row is durable (C-5).
+    const row = this.spec.rowStored ? this.rowIsStored() : this.insertRow();
     row.catch(() => undefined); // awaited where the engine's first piece is
-    // Start on the next turn of the event loop, so the caller's ack leaves before `chat:typing` (C-1).
-    await new Promise((resolve) => setImmediate(resolve));
+    // Nothing leaves before the caller's ack (C-1): the edge says when it has left; else the next
+    // turn of the event loop.
+    await (this.spec.acked ?? new Promise((resolve) => setImmediate(resolve)));
     this.out.open();
     this.speech = this.startSpeech();
     // Rows of replies still streaming (this one's too) carry no text yet: not history. Read with
@@ -209,29 +250,13 @@ export class ReplyRun implements RunnableReply {
   }
 
   private async insertRow(): Promise<void> {
-    const { replyId, userId, userMessage, options } = this.spec;
-    await this.deps.messages.insert({
-      _id: replyId,
-      sessionId: userMessage.sessionId,
-      userId,
-      role: 'assistant',
-      content: '',
-      createdAt: this.deps.clock().toISOString(),
-      clientMessageId: null,
-      replyTo: userMessage._id,
-      emotion: null,
-      emotionAnalysis: null,
-      language: this.language,
-      userLanguage: userMessage.language,
-      personality: options.personality,
-      audioUrl: null,
-      isComplete: false,
-      gesture: null,
-      voiceId: options.voiceId ?? null,
-      avatarId: options.avatarId ?? null,
-    });
+    await this.deps.messages.insert(replyRow(this.spec, this.deps.clock().toISOString()));
+    await this.rowIsStored();
+  }
+
+  private async rowIsStored(): Promise<void> {
     this.rowStored = true;
-    await this.deps.leaseRow?.(replyId);
+    await this.deps.leaseRow?.(this.spec.replyId);
   }
 
   /**

@@ -65,6 +65,32 @@ describe('C-1 a send is acknowledged once its writes are on disk', () => {
   });
 });
 
+describe('issue 14: sends made durable together', () => {
+  it("each send's reply starts streaming before the next send is acknowledged, not all after the last ack", async () => {
+    const ids = ['c-1', 'c-2', 'c-3'];
+    // As the socket edge does: the reply may stream once the send's ack has left.
+    const publishedAtAck = new Map<string, number>();
+    const sends = ids.map((clientMessageId) => {
+      let ackLeft = () => {};
+      const acked = new Promise<void>((resolve) => (ackLeft = resolve));
+      return chat.submit(userId, { message: 'Hola', clientMessageId }, { acked }).then((sent) => {
+        publishedAtAck.set(clientMessageId, published.length);
+        ackLeft();
+        return sent;
+      });
+    });
+    const sent = await Promise.all(sends);
+    await Promise.all(sent.map((s) => s.reply.done));
+    const typingAt = (replyId: string) =>
+      published.findIndex(
+        (p) => p.event === 'chat:typing' && (p.payload as { replyId: string }).replyId === replyId,
+      );
+    // The first reply's typing left before the second and third sends were acknowledged.
+    expect(typingAt(sent[0]?.reply.replyId ?? '')).toBeLessThan(publishedAtAck.get('c-2') ?? -1);
+    expect(typingAt(sent[1]?.reply.replyId ?? '')).toBeLessThan(publishedAtAck.get('c-3') ?? -1);
+  });
+});
+
 describe('C-2 a retried send after a crash', () => {
   it('answers anew in place of the incomplete reply the crash left: still one reply', async () => {
     // What a kill -9 mid-reply leaves: the user message, and its reply's row, incomplete, with

@@ -13,10 +13,10 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { MessageRepository, SessionRepository, WriteOptions } from '../../storage/types.ts';
+import type { MessageRepository, NewMessage, SessionRepository, WriteOptions } from '../../storage/types.ts';
 import { storedReplyOutcome } from './chat-reply.ts';
 import type { ReplyRegistry } from './reply-registry.ts';
-import { REPLY_FLUSH_MS, ReplyRun, type ReplyRunDeps } from './reply-run.ts';
+import { REPLY_FLUSH_MS, ReplyRun, replyRow, type ReplyRunDeps } from './reply-run.ts';
 import type { CustomVoiceSpeaker } from './reply-speech.ts';
 import type { ReplyHandle, ReplyOptions, ReplyOutcome } from './reply-types.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -52,6 +52,11 @@ export interface StoredSend {
   duplicate: boolean;
 }
 
+/** A new message as stored, with its reply's row (the reply to start: `ensureReply`). */
+interface StoredNew extends StoredSend {
+  row?: { replyId: string; options: ReplyOptions };
+}
+
 export interface Submitted extends StoredSend {
   reply: ReplyHandle;
 }
@@ -64,6 +69,11 @@ export interface SubmitOptions {
    * room (every reply event reaches it, C-4); a voice note counts its minutes (V-5).
    */
   onStored?: ((stored: StoredSend) => Promise<void>) | undefined;
+  /**
+   * Resolves once the edge's acknowledgement of the message has left: nothing of the reply
+   * leaves before it (C-1). Absent: the reply starts on the event loop's next turn.
+   */
+  acked?: Promise<void> | undefined;
 }
 
 export interface SubmitServiceDeps {
@@ -99,6 +109,15 @@ export interface SubmitServiceDeps {
  * limit and acknowledged, then answered by exactly one reply (SPEC.md C-1…C-3, C-9, L-3). Every
  * edge calls `submit` — `chat:send`, `POST /message`, and a voice note once transcribed.
  */
+/**
+ * Resolves in a turn of the event loop of its own: what the caller does next runs to its first
+ * real wait before anyone else's next step (issue 14). Sends whose writes became durable together
+ * would otherwise take their remaining steps — announce, ack, the reply's start and its first
+ * delta — in lockstep, every send's next step before any send's step after it (the microtask
+ * queue), so every reply's first delta would leave only once all the sends had been acknowledged.
+ */
+const ownTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function createSubmitService(deps: SubmitServiceDeps) {
   const { sessions, messages, chatSessions, replies, publisher, quota } = deps;
   const runDeps: ReplyRunDeps = {
@@ -131,7 +150,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
    * about them is announced or the message acknowledged (issue 14: at 200 sends at once, one
    * sync of the WAL per write in a row took 20–90 ms each on a shared disk).
    */
-  async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredSend> {
+  async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredNew> {
     if (!replies.isAccepting()) throw new AppError('shutting_down');
     if (input.clientMessageId) {
       const existing = await messages.findByClientMessageId(userId, input.clientMessageId);
@@ -157,36 +176,41 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       (await deps.preferredLanguage?.(userId)) ??
       DEFAULT_LANGUAGE;
     const createdAt = deps.clock().toISOString();
-    // The message and its session's touch are written in one turn: one group commit. Should the
-    // insert turn out a duplicate (a concurrent send with the same clientMessageId), the session
-    // was touched by that send anyway.
+    const userMessage: NewMessage = {
+      _id: deps.newId(),
+      sessionId: session.sessionId,
+      userId,
+      role: 'user',
+      content: input.message,
+      createdAt,
+      clientMessageId: input.clientMessageId ?? null,
+      replyTo: null,
+      emotion: null,
+      emotionAnalysis: null,
+      language,
+      userLanguage: language,
+      personality: null,
+      audioUrl: input.audioUrl ?? null,
+      isComplete: true,
+      voiceId: input.voiceId ?? null,
+      avatarId: input.avatarId ?? null,
+    };
+    // The reply's row is stored with the message (unless it is a duplicate): one commit and one
+    // wait for the disk for both, so the reply can stream as soon as the ack has left (issue 14).
+    const row = { replyId: deps.newId(), options: await speaker(userId, replyOptions(input, session)) };
+    // The message, its reply's row and its session's touch are written in one turn: one group
+    // commit. Should the insert turn out a duplicate (a concurrent send with the same
+    // clientMessageId), the session was touched by that send anyway.
     const touched = sessions.update(userId, session.sessionId, { updatedAt: createdAt }, COMMITTED);
     touched.catch(() => undefined); // awaited below, unless the insert failed first
-    const inserted = await messages.insert(
-      {
-        _id: deps.newId(),
-        sessionId: session.sessionId,
-        userId,
-        role: 'user',
-        content: input.message,
-        createdAt,
-        clientMessageId: input.clientMessageId ?? null,
-        replyTo: null,
-        emotion: null,
-        emotionAnalysis: null,
-        language,
-        userLanguage: language,
-        personality: null,
-        audioUrl: input.audioUrl ?? null,
-        isComplete: true,
-        voiceId: input.voiceId ?? null,
-        avatarId: input.avatarId ?? null,
-      },
-      COMMITTED,
-    );
+    const inserted = await messages.insert(userMessage, {
+      ...COMMITTED,
+      reply: replyRow({ ...row, userId, userMessage }, createdAt),
+    });
     // The session's personality is left as it is: only POST /personality changes it (C-14).
     session = (await touched) ?? session;
     await deps.synced();
+    await ownTurn();
     if (created) chatSessions.announceCreated(userId, created);
     if (inserted.duplicate) return stored(userId, inserted.message);
     publisher.toSession(
@@ -196,8 +220,15 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       { exceptSocketId: originSocketId },
     );
     publisher.toUser(userId, 'usage:updated', counted.usage);
-    return { message: inserted.message, session, duplicate: false };
+    return { message: inserted.message, session, duplicate: false, row };
   }
+
+  /** What a send asks of its reply: the send's personality, else the session's (C-14). */
+  const replyOptions = (input: SubmitInput, session: ChatSession): ReplyOptions => ({
+    personality: input.personality ?? session.personality,
+    voiceId: input.voiceId,
+    avatarId: input.avatarId,
+  });
 
   /** The voice a reply speaks with: the send's, else the user's default (V-7); a custom one resolved (VU-8). */
   async function speaker(userId: string, options: ReplyOptions): Promise<ReplyOptions> {
@@ -219,8 +250,14 @@ export function createSubmitService(deps: SubmitServiceDeps) {
    * retried send), or a new one — which replaces an incomplete reply left by a crash or a
    * stop (C-2). Never two replies for one message.
    */
-  async function ensureReply(userId: string, sent: StoredSend, input: SubmitInput): Promise<ReplyHandle> {
+  async function ensureReply(
+    userId: string,
+    sent: StoredNew,
+    input: SubmitInput,
+    acked: Promise<void> | undefined,
+  ): Promise<ReplyHandle> {
     const { message } = sent;
+    if (sent.row) return startStored(userId, message, sent.row, acked);
     const flying = await replies.find(message._id);
     if (flying) return { ...flying, alreadyStored: false };
     const previous = await messages.findReplyTo(userId, message._id);
@@ -232,15 +269,11 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     const leased = previous ? await replies.running(previous._id) : null;
     if (leased) return { ...leased, alreadyStored: false };
     if (!replies.isAccepting()) throw new AppError('shutting_down');
-    const options = await speaker(userId, {
-      personality: input.personality ?? sent.session.personality,
-      voiceId: input.voiceId,
-      avatarId: input.avatarId,
-    });
+    const options = await speaker(userId, replyOptions(input, sent.session));
     // Not in flight here, so interrupted (a crash, a stop): answered anew in its place.
     if (previous) await messages.delete(userId, previous._id);
     const replyId = deps.newId();
-    const run = new ReplyRun(runDeps, { replyId, userId, userMessage: message, options });
+    const run = new ReplyRun(runDeps, { replyId, userId, userMessage: message, options, acked });
     const started = await replies.start(
       { replyId, userId, sessionId: message.sessionId, userMessageId: message._id },
       run,
@@ -248,12 +281,54 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     return { replyId: started.replyId, alreadyStored: false, done: started.done };
   }
 
+  /** A reply's row stored with its message, whose run never started. */
+  const dropRow = (userId: string, replyId: string) => messages.delete(userId, replyId).catch(() => false);
+
+  /**
+   * Starts the reply whose row was stored with its new message. Should another reply be in
+   * flight for it already (a concurrent retry found the row before this run was registered, and
+   * answered anew in its place, C-2), or the server be draining, the row goes.
+   */
+  async function startStored(
+    userId: string,
+    message: Message,
+    row: NonNullable<StoredNew['row']>,
+    acked: Promise<void> | undefined,
+  ): Promise<ReplyHandle> {
+    const { replyId, options } = row;
+    const run = new ReplyRun(runDeps, {
+      replyId,
+      userId,
+      userMessage: message,
+      options,
+      acked,
+      rowStored: true,
+    });
+    let started;
+    try {
+      started = await replies.start(
+        { replyId, userId, sessionId: message.sessionId, userMessageId: message._id },
+        run,
+      );
+    } catch (error) {
+      await dropRow(userId, replyId);
+      throw error;
+    }
+    if (started.replyId !== replyId) await dropRow(userId, replyId);
+    return { replyId: started.replyId, alreadyStored: false, done: started.done };
+  }
+
   return {
     /** Stores the message, then starts (or finds) its reply; resolves when it is stored, before the reply. */
     async submit(userId: string, input: SubmitInput, options: SubmitOptions = {}): Promise<Submitted> {
-      const sent = await store(userId, input, options.originSocketId);
-      await options.onStored?.(sent);
-      return { ...sent, reply: await ensureReply(userId, sent, input) };
+      const { row, ...sent } = await store(userId, input, options.originSocketId);
+      try {
+        await options.onStored?.(sent);
+      } catch (error) {
+        if (row) await dropRow(userId, row.replyId);
+        throw error;
+      }
+      return { ...sent, reply: await ensureReply(userId, { ...sent, row }, input, options.acked) };
     },
   };
 }

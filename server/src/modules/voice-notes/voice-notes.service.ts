@@ -135,6 +135,7 @@ export function createVoiceNotesService(deps: VoiceNotesDeps) {
           { ...carried, message: text, audioUrl: `${AUDIO_URL_PREFIX}${name}` },
           {
             originSocketId: options.originSocketId,
+            acked: options.acked,
             onStored: async (stored) => {
               // A retry racing this one stored the note first: this copy of the audio is not needed.
               keptAudio = !stored.duplicate;

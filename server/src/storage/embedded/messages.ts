@@ -110,9 +110,7 @@ export function createMessageRepository(
       .map(fromRow)
       .reverse();
 
-  // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
-  // one that won, even with another process writing.
-  const insertOnce = atomic((message: NewMessage) => {
+  const insertRow = (message: NewMessage) => {
     const record = NewMessageSchema.parse(message);
     const { changes } = insert.run({
       ...record,
@@ -122,7 +120,16 @@ export function createMessageRepository(
       voiceId: record.voiceId ?? null,
       avatarId: record.avatarId ?? null,
     });
-    if (changes === 1) return { message: MessageSchema.parse(record), duplicate: false };
+    return { changes, record };
+  };
+  // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
+  // one that won, even with another process writing; a reply's row is stored with a new message.
+  const insertOnce = atomic((message: NewMessage, reply: NewMessage | undefined) => {
+    const { changes, record } = insertRow(message);
+    if (changes === 1) {
+      if (reply) insertRow(reply);
+      return { message: MessageSchema.parse(record), duplicate: false };
+    }
     const existing = fromOptionalRow(
       byClientId.get({ userId: message.userId, clientMessageId: message.clientMessageId }),
     );
@@ -152,7 +159,7 @@ export function createMessageRepository(
 
   return {
     async insert(message, options) {
-      return write(() => insertOnce(message), options);
+      return write(() => insertOnce(message, options?.reply), options);
     },
     async findByClientMessageId(userId, clientMessageId) {
       return fromOptionalRow(byClientId.get({ userId, clientMessageId }));

@@ -39,16 +39,23 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
   const window = async (userId: string, sessionId: string, page: number, pageSize: number) =>
     (await newestFirst(userId, sessionId, page, pageSize)).map(messageFromDocument).reverse();
 
+  const insertOne = async (message: NewMessage) => {
+    const record = NewMessageSchema.parse(message);
+    await messages.insertOne({
+      ...record,
+      gesture: record.gesture ?? null,
+      voiceId: record.voiceId ?? null,
+      avatarId: record.avatarId ?? null,
+    });
+    return record;
+  };
+
   return {
-    async insert(message) {
+    async insert(message, options) {
       try {
-        const record = NewMessageSchema.parse(message);
-        await messages.insertOne({
-          ...record,
-          gesture: record.gesture ?? null,
-          voiceId: record.voiceId ?? null,
-          avatarId: record.avatarId ?? null,
-        });
+        const record = await insertOne(message);
+        // After the message: a duplicate stores no reply row.
+        if (options?.reply) await insertOne(options.reply);
         return { message: MessageSchema.parse(record), duplicate: false };
       } catch (error) {
         // Only a repeated client id is a duplicate send; a repeated _id is a caller bug.
