@@ -60,6 +60,9 @@ const EnvSchema = z.object({
   // Clauses each speech worker speaks while idle once started, so V8 has optimised espeak's code
   // before replies need it (SPEC.md S-12); 0: none.
   SPEECH_WARM_UP_CLAUSES: intFrom(0, 10_000).default(96),
+  // How much nicer than the process the speech workers run on Linux (SPEC.md S-9): the event loop
+  // gets the cores first.
+  SPEECH_WORKER_NICE: intFrom(0, 19).default(5),
   SPEECH_OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
   SPEECH_OPENAI_API_KEY: z.string().min(1).optional(),
   SPEECH_OPENAI_MODEL: z.string().min(1).default('tts-1'),
@@ -212,6 +215,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       maxQueued: e.SPEECH_QUEUE_MAX,
       maxWaitMs: e.SPEECH_MAX_WAIT_MS,
       idleWarmUpClauses: e.SPEECH_WARM_UP_CLAUSES,
+      nice: e.SPEECH_WORKER_NICE,
     },
     transcribeEngine: e.TRANSCRIBE_ENGINE,
     /** The pocketsphinx en-us model folder (TRANSCRIBE_ENGINE=pocketsphinx, or auto when present). */

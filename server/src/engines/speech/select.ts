@@ -18,6 +18,7 @@ export function createSpeechSynthesizer(config: Config): SpeechSynthesizer | nul
         maxQueued: config.speechPool.maxQueued,
         maxWaitMs: config.speechPool.maxWaitMs,
         idleWarmUpClauses: config.speechPool.idleWarmUpClauses,
+        nice: config.speechPool.nice,
       });
     case 'openai': {
       const openai = config.speechOpenai;

@@ -1,4 +1,6 @@
 import type { Language } from '@alma/protocol';
+import { readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBuiltinSynthesizer } from './builtin.ts';
 import { SPEECH_CORPUS } from './corpus.ts';
@@ -23,7 +25,28 @@ export type SpeechJobResult =
 export interface SpeechWorkerData {
   /** Clauses to speak while idle once ready (SPEECH_WARM_UP_CLAUSES; SPEC.md S-12). */
   idleWarmUpClauses: number;
+  /** How much nicer than the process this thread runs, 0–19 (SPEECH_WORKER_NICE; SPEC.md S-9). */
+  nice: number;
 }
+const { idleWarmUpClauses, nice } = (workerData ?? { idleWarmUpClauses: 0, nice: 0 }) as SpeechWorkerData;
+
+/**
+ * The event loop before speech (S-9): on Linux this thread runs at a lower priority than the
+ * server's main thread, so when the cores are all taken the scheduler gives the text, the acks
+ * and the pings their turn first; speech still has every core nobody else wants. setpriority()
+ * on a thread id changes that thread alone (a Linux thread is a task of its own). Best effort:
+ * elsewhere, or refused, the worker runs at the process's priority.
+ */
+function lowerPriority(): void {
+  if (nice <= 0) return;
+  try {
+    const threadId = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
+    if (threadId > 0) setPriority(threadId, Math.min(19, getPriority(threadId) + nice));
+  } catch {
+    // no /proc (not Linux) or not allowed: the process's priority
+  }
+}
+lowerPriority();
 
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;
@@ -70,7 +93,6 @@ async function warmWhileIdle(clauses: number): Promise<number> {
   return spoken;
 }
 
-const { idleWarmUpClauses } = (workerData ?? { idleWarmUpClauses: 0 }) as SpeechWorkerData;
 void (async () => {
   for (const { text, language } of WARM_UP) await speak(text, language);
 })()

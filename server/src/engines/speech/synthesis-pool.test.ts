@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSynthesisPool, SpeechBusyError, type SynthesisPool } from './synthesis-pool.ts';
 import type { SynthesisRequest } from './types.ts';
@@ -95,6 +96,27 @@ describe('the speech worker pool', () => {
     // Warm or not, the same clause comes out the same (S-11).
     const again = await cold.synthesize(clause('Hola, ¿qué tal?'));
     expect(Buffer.from(again.audio).equals(Buffer.from(result.audio))).toBe(true);
+  }, 120_000);
+
+  it('S-9 on Linux the workers run below the main thread: SPEECH_WORKER_NICE above it, the main thread unchanged', async () => {
+    const niceOf = (task: string) => {
+      const stat = readFileSync(`/proc/${process.pid}/task/${task}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis: state is the 3rd, nice the 19th.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const main = niceOf(String(process.pid));
+    const atNice = (n: number) =>
+      readdirSync(`/proc/${process.pid}/task`).filter((t) => niceOf(t) === Math.min(19, main + n));
+    const before = atNice(7).length;
+    const pool = createSynthesisPool({ size: 2, idleWarmUpClauses: 0, nice: 7 });
+    pools.push(pool);
+    await pool.start();
+    expect(atNice(7).length - before).toBe(2);
+    expect(niceOf(String(process.pid))).toBe(main);
+    const same = createSynthesisPool({ size: 1, idleWarmUpClauses: 0, nice: 0 });
+    pools.push(same);
+    await same.start();
+    expect(atNice(7).length - before).toBe(2);
   }, 120_000);
 
   it('S-12 a worker that cannot start fails the clauses waiting for it and is not restarted in a loop', async () => {

@@ -38,6 +38,11 @@ export interface SynthesisPoolOptions {
    * replies need it (SPEECH_WARM_UP_CLAUSES; S-12); 0: none. Default DEFAULT_SPEECH_WARM_UP_CLAUSES.
    */
   idleWarmUpClauses?: number;
+  /**
+   * How much nicer than the process the workers run on Linux, 0–19, so the event loop gets the
+   * cores first (SPEECH_WORKER_NICE; S-9). Default DEFAULT_SPEECH_WORKER_NICE; 0: the same.
+   */
+  nice?: number;
   /** Tests: another worker script in place of speech-worker.ts. */
   entry?: { source: URL; bundle: string };
 }
@@ -46,6 +51,8 @@ export const DEFAULT_SPEECH_QUEUE_MAX = 512;
 export const DEFAULT_SPEECH_MAX_WAIT_MS = 8000;
 /** Two passes over the corpus (~100 clauses: where a worker's cost per clause levels off). */
 export const DEFAULT_SPEECH_WARM_UP_CLAUSES = 96;
+/** A nice-5 thread weighs a third of a nice-0 one in Linux's scheduler. */
+export const DEFAULT_SPEECH_WORKER_NICE = 5;
 const SPEECH_WORKER = { source: new URL('./speech-worker.ts', import.meta.url), bundle: 'speech-worker.js' };
 
 interface PoolJob extends ScheduledJob {
@@ -78,6 +85,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
   const entry = options.entry ?? SPEECH_WORKER;
   const workerData: SpeechWorkerData = {
     idleWarmUpClauses: options.idleWarmUpClauses ?? DEFAULT_SPEECH_WARM_UP_CLAUSES,
+    nice: options.nice ?? DEFAULT_SPEECH_WORKER_NICE,
   };
   const scheduler = createSpeechScheduler<PoolJob>({
     maxQueued: options.maxQueued ?? DEFAULT_SPEECH_QUEUE_MAX,
