@@ -82,17 +82,35 @@ describe('C-5 the reply is stored as it streams', () => {
     expect(published.filter((p) => p.to === 'session')).toEqual([]);
   });
 
-  it('nothing of the reply leaves before the edge says its ack has left (C-1)', async () => {
+  it('the engine writes while the message is stored and acknowledged; nothing of the reply leaves before the ack (C-1)', async () => {
     let ack = () => {};
     const acked = new Promise<void>((resolve) => (ack = resolve));
     const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
     // Several turns of the event loop: the reply waits for the ack, not for a turn.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual(['chat:message']);
-    expect(engine.requests).toEqual([]);
+    expect(engine.requests).toHaveLength(1);
     ack();
     stored(await sent.reply.done);
     expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
+  });
+
+  it('a send whose reply never starts stops the engine it asked, and its row goes', async () => {
+    const failing = chat.submit(
+      userId,
+      { message: 'Hola' },
+      {
+        onStored: async () => {
+          throw new Error('join failed');
+        },
+      },
+    );
+    await expect(failing).rejects.toThrow('join failed');
+    expect(engine.requests).toHaveLength(1);
+    expect(engine.requests[0]?.signal.aborted).toBe(true);
+    // The message stays stored (it was, before the failure); its reply's row does not.
+    expect(await storage.messages.countByUser(userId)).toBe(1);
+    expect(published.filter((p) => p.to === 'session').map((p) => p.event)).toEqual(['chat:message']);
   });
 
   it('a retried message whose reply never started: the engine starts writing while the row is stored; nothing it wrote leaves before the row is', async () => {
@@ -238,7 +256,7 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'shutting_down', retryable: true }]);
   });
 
-  it('the session gone before the reply starts (another instance deleted it): not_found, no row, the engine never asked', async () => {
+  it('the session gone before the reply starts (another instance deleted it): not_found, no row', async () => {
     let ack = () => {};
     const acked = new Promise<void>((resolve) => (ack = resolve));
     const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
@@ -247,7 +265,6 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(await sent.reply.done).toEqual({ kind: 'failed', code: 'not_found' });
     expect(eventsOf('chat:error')).toMatchObject([{ code: 'not_found', retryable: false }]);
     expect(eventsOf('chat:typing').map((e) => e.typing)).toEqual([true, false]);
-    expect(engine.requests).toEqual([]);
     expect(await storage.messages.countByUser(userId)).toBe(0);
   });
 

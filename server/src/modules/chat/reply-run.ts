@@ -12,7 +12,7 @@ import {
   type Message,
 } from '@alma/protocol';
 import { analyzeEmotion } from '../../engines/analysis/emotion.ts';
-import type { ReplyEngine } from '../../engines/reply/types.ts';
+import type { ReplyChunk, ReplyEngine } from '../../engines/reply/types.ts';
 import type { Clock } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
@@ -83,6 +83,8 @@ export interface ReplyRunSpec {
    * message has left (C-1). Absent: the next turn of the event loop, after the caller's.
    */
   acked?: Promise<void> | undefined;
+  /** The engine asked already (`prepareReply`), with `controller`'s signal. */
+  prepared?: { reply: Promise<PreparedReply>; controller: AbortController } | undefined;
 }
 
 /** The row a reply is stored in as it starts (C-5): empty and incomplete. */
@@ -113,15 +115,24 @@ export function replyRow(
   };
 }
 
-/**
- * `pieces`, the first one asked for at once — the engine starts writing — but handed out only
- * once `ready` resolves. Should `ready` reject, the engine is told to stop and the rejection is
- * thrown where the first piece was awaited.
- */
-function afterReady<T>(pieces: AsyncIterable<T>, ready: Promise<void>): AsyncIterable<T> {
+/** An engine's stream whose first piece was asked for already: the engine is writing. */
+interface Begun<T> {
+  iterator: AsyncIterator<T>;
+  first: Promise<IteratorResult<T>>;
+}
+
+function begin<T>(pieces: AsyncIterable<T>): Begun<T> {
   const iterator = pieces[Symbol.asyncIterator]();
   const first = iterator.next();
-  first.catch(() => undefined); // awaited below, after `ready`
+  first.catch(() => undefined); // awaited where the first piece is handed out
+  return { iterator, first };
+}
+
+/**
+ * The begun stream's pieces, the first handed out only once `ready` resolves. Should `ready`
+ * reject, the engine is told to stop and the rejection is thrown where the first piece was awaited.
+ */
+function afterReady<T>({ iterator, first }: Begun<T>, ready: Promise<void>): AsyncIterable<T> {
   let started = false;
   return {
     [Symbol.asyncIterator]: () => ({
@@ -139,6 +150,48 @@ function afterReady<T>(pieces: AsyncIterable<T>, ready: Promise<void>): AsyncIte
       return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value },
     }),
   };
+}
+
+/** What the engine was asked with, and its stream begun (`prepareReply`). */
+export interface PreparedReply {
+  /** Null: the session is gone; the engine was not asked. */
+  state: SessionState | null;
+  pieces: Begun<ReplyChunk> | null;
+}
+
+/**
+ * Reads what the engine needs — the session's history and context — and asks it for the reply,
+ * with `signal` the run's (issue 14: the submit service does this before the user message is
+ * even committed, so the engine writes while the message is stored and acknowledged). Nothing
+ * of it leaves until the run hands it out, after the ack and once the row is durable (C-1, C-5);
+ * the paced words that fell due meanwhile then catch up at once.
+ */
+export async function prepareReply(
+  deps: Pick<ReplyRunDeps, 'messages' | 'sessions' | 'engine'>,
+  ask: {
+    userId: string;
+    userMessage: Pick<Message, '_id' | 'sessionId' | 'content' | 'language'>;
+    personality: ReplyOptions['personality'];
+    signal: AbortSignal;
+  },
+): Promise<PreparedReply> {
+  const { userId, userMessage } = ask;
+  // Rows of replies still streaming (this one's too) carry no text yet: not history. Read with
+  // room for this reply's row and its user message.
+  const history = (await deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 2))
+    .filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''))
+    .slice(-HISTORY_WINDOW);
+  const state = await deps.sessions.state(userId, userMessage.sessionId);
+  if (!state) return { state, pieces: null };
+  const pieces = deps.engine.stream({
+    text: userMessage.content,
+    language: userMessage.language ?? DEFAULT_LANGUAGE,
+    personality: ask.personality,
+    history,
+    context: engineContext(state),
+    signal: ask.signal,
+  });
+  return { state, pieces: begin(pieces) };
 }
 
 /** Resolves after the event loop's I/O phase: writes flush and waiting events run. */
@@ -159,7 +212,7 @@ interface PendingIntent {
  * marked incomplete.
  */
 export class ReplyRun implements RunnableReply {
-  private readonly controller = new AbortController();
+  private readonly controller: AbortController;
   private readonly out: ReplyEmitter;
   private readonly language: Language;
   private heardUntilMs: number | undefined;
@@ -174,6 +227,7 @@ export class ReplyRun implements RunnableReply {
     private readonly deps: ReplyRunDeps,
     private readonly spec: ReplyRunSpec,
   ) {
+    this.controller = spec.prepared?.controller ?? new AbortController();
     this.out = createReplyEmitter(deps.publisher, spec.userMessage.sessionId, spec.replyId);
     this.language = spec.userMessage.language ?? DEFAULT_LANGUAGE;
   }
@@ -200,23 +254,27 @@ export class ReplyRun implements RunnableReply {
     // before the row is durable (C-5).
     const row = this.spec.rowStored ? this.rowIsStored() : this.insertRow();
     row.catch(() => undefined); // awaited where the engine's first piece is
+    const { userId, userMessage, options } = this.spec;
+    const prepared =
+      this.spec.prepared?.reply ??
+      prepareReply(this.deps, {
+        userId,
+        userMessage,
+        personality: options.personality,
+        signal: this.controller.signal,
+      });
+    prepared.catch(() => undefined); // awaited below, after the ack
     // Nothing leaves before the caller's ack (C-1): the edge says when it has left; else the next
     // turn of the event loop.
     await (this.spec.acked ?? new Promise((resolve) => setImmediate(resolve)));
     this.out.open();
     this.speech = this.startSpeech();
-    // Rows of replies still streaming (this one's too) carry no text yet: not history. Read with
-    // room for this reply's row and its user message.
-    const { userId, userMessage } = this.spec;
-    const history = (await this.deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 2))
-      .filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''))
-      .slice(-HISTORY_WINDOW);
-    const state = await this.deps.sessions.state(userId, userMessage.sessionId);
-    if (!state) {
+    const { state, pieces } = await prepared;
+    if (!state || !pieces) {
       await row.catch(() => undefined);
       return this.abandon('not_found');
     }
-    if (!(await this.stream(state, history, row))) return this.abandon('reply_failed');
+    if (!(await this.stream(pieces, row))) return this.abandon('reply_failed');
     // The rest of the text is spoken; after a stop nothing more is emitted (S-2).
     if (this.speech) {
       if (this.controller.signal.aborted) await this.speech.settled();
@@ -263,23 +321,13 @@ export class ReplyRun implements RunnableReply {
    * The engine's stream, emitted as it comes, from when `row` is stored; false when the engine
    * failed (not stopped). A row that cannot be stored throws.
    */
-  private async stream(state: SessionState, history: Message[], row: Promise<void>): Promise<boolean> {
+  private async stream(pieces: Begun<ReplyChunk>, row: Promise<void>): Promise<boolean> {
     const { signal } = this.controller;
-    const { replyId, userId, userMessage, options } = this.spec;
+    const { replyId, userId } = this.spec;
     let flushedAt = performance.now();
     let flushedLength = 0;
     try {
-      const stream = afterReady(
-        this.deps.engine.stream({
-          text: userMessage.content,
-          language: this.language,
-          personality: options.personality,
-          history,
-          context: engineContext(state),
-          signal,
-        }),
-        row,
-      );
+      const stream = afterReady(pieces, row);
       for await (const chunk of stream) {
         if (signal.aborted) break;
         switch (chunk.type) {

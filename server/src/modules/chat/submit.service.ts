@@ -16,7 +16,14 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import type { MessageRepository, NewMessage, SessionRepository, WriteOptions } from '../../storage/types.ts';
 import { storedReplyOutcome } from './chat-reply.ts';
 import type { ReplyRegistry } from './reply-registry.ts';
-import { REPLY_FLUSH_MS, ReplyRun, replyRow, type ReplyRunDeps } from './reply-run.ts';
+import {
+  prepareReply,
+  REPLY_FLUSH_MS,
+  ReplyRun,
+  replyRow,
+  type PreparedReply,
+  type ReplyRunDeps,
+} from './reply-run.ts';
 import type { CustomVoiceSpeaker } from './reply-speech.ts';
 import type { ReplyHandle, ReplyOptions, ReplyOutcome } from './reply-types.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -54,7 +61,14 @@ export interface StoredSend {
 
 /** A new message as stored, with its reply's row (the reply to start: `ensureReply`). */
 interface StoredNew extends StoredSend {
-  row?: { replyId: string; options: ReplyOptions };
+  row?: NewReply;
+}
+
+/** A new message's reply, its row stored with the message and its engine asked already. */
+interface NewReply {
+  replyId: string;
+  options: ReplyOptions;
+  prepared: { reply: Promise<PreparedReply>; controller: AbortController };
 }
 
 export interface Submitted extends StoredSend {
@@ -196,31 +210,50 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       avatarId: input.avatarId ?? null,
     };
     // The reply's row is stored with the message (unless it is a duplicate): one commit and one
-    // wait for the disk for both, so the reply can stream as soon as the ack has left (issue 14).
-    const row = { replyId: deps.newId(), options: await speaker(userId, replyOptions(input, session)) };
-    // The message, its reply's row and its session's touch are written in one turn: one group
-    // commit. Should the insert turn out a duplicate (a concurrent send with the same
-    // clientMessageId), the session was touched by that send anyway.
-    const touched = sessions.update(userId, session.sessionId, { updatedAt: createdAt }, COMMITTED);
-    touched.catch(() => undefined); // awaited below, unless the insert failed first
-    const inserted = await messages.insert(userMessage, {
-      ...COMMITTED,
-      reply: replyRow({ ...row, userId, userMessage }, createdAt),
+    // wait for the disk for both, so the reply can stream as soon as the ack has left; and the
+    // engine is asked now, to write while the message is stored (issue 14). Nothing of the reply
+    // leaves before the ack (C-1); should the reply not start after all, the engine is stopped.
+    const options = await speaker(userId, replyOptions(input, session));
+    const controller = new AbortController();
+    const reply = prepareReply(runDeps, {
+      userId,
+      userMessage,
+      personality: options.personality,
+      signal: controller.signal,
     });
-    // The session's personality is left as it is: only POST /personality changes it (C-14).
-    session = (await touched) ?? session;
-    await deps.synced();
-    await ownTurn();
-    if (created) chatSessions.announceCreated(userId, created);
-    if (inserted.duplicate) return stored(userId, inserted.message);
-    publisher.toSession(
-      session.sessionId,
-      'chat:message',
-      { message: inserted.message },
-      { exceptSocketId: originSocketId },
-    );
-    publisher.toUser(userId, 'usage:updated', counted.usage);
-    return { message: inserted.message, session, duplicate: false, row };
+    reply.catch(() => undefined); // awaited by the run
+    const row: NewReply = { replyId: deps.newId(), options, prepared: { reply, controller } };
+    try {
+      // The message, its reply's row and its session's touch are written in one turn: one group
+      // commit. Should the insert turn out a duplicate (a concurrent send with the same
+      // clientMessageId), the session was touched by that send anyway.
+      const touched = sessions.update(userId, session.sessionId, { updatedAt: createdAt }, COMMITTED);
+      touched.catch(() => undefined); // awaited below, unless the insert failed first
+      const inserted = await messages.insert(userMessage, {
+        ...COMMITTED,
+        reply: replyRow({ ...row, userId, userMessage }, createdAt),
+      });
+      // The session's personality is left as it is: only POST /personality changes it (C-14).
+      session = (await touched) ?? session;
+      await deps.synced();
+      await ownTurn();
+      if (created) chatSessions.announceCreated(userId, created);
+      if (inserted.duplicate) {
+        controller.abort();
+        return stored(userId, inserted.message);
+      }
+      publisher.toSession(
+        session.sessionId,
+        'chat:message',
+        { message: inserted.message },
+        { exceptSocketId: originSocketId },
+      );
+      publisher.toUser(userId, 'usage:updated', counted.usage);
+      return { message: inserted.message, session, duplicate: false, row };
+    } catch (error) {
+      controller.abort();
+      throw error;
+    }
   }
 
   /** What a send asks of its reply: the send's personality, else the session's (C-14). */
@@ -281,8 +314,11 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     return { replyId: started.replyId, alreadyStored: false, done: started.done };
   }
 
-  /** A reply's row stored with its message, whose run never started. */
-  const dropRow = (userId: string, replyId: string) => messages.delete(userId, replyId).catch(() => false);
+  /** A reply stored with its message whose run never started: its engine stopped, its row gone. */
+  const dropReply = async (userId: string, row: NewReply) => {
+    row.prepared.controller.abort();
+    await messages.delete(userId, row.replyId).catch(() => false);
+  };
 
   /**
    * Starts the reply whose row was stored with its new message. Should another reply be in
@@ -292,10 +328,10 @@ export function createSubmitService(deps: SubmitServiceDeps) {
   async function startStored(
     userId: string,
     message: Message,
-    row: NonNullable<StoredNew['row']>,
+    row: NewReply,
     acked: Promise<void> | undefined,
   ): Promise<ReplyHandle> {
-    const { replyId, options } = row;
+    const { replyId, options, prepared } = row;
     const run = new ReplyRun(runDeps, {
       replyId,
       userId,
@@ -303,6 +339,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       options,
       acked,
       rowStored: true,
+      prepared,
     });
     let started;
     try {
@@ -311,10 +348,10 @@ export function createSubmitService(deps: SubmitServiceDeps) {
         run,
       );
     } catch (error) {
-      await dropRow(userId, replyId);
+      await dropReply(userId, row);
       throw error;
     }
-    if (started.replyId !== replyId) await dropRow(userId, replyId);
+    if (started.replyId !== replyId) await dropReply(userId, row);
     return { replyId: started.replyId, alreadyStored: false, done: started.done };
   }
 
@@ -325,7 +362,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       try {
         await options.onStored?.(sent);
       } catch (error) {
-        if (row) await dropRow(userId, row.replyId);
+        if (row) await dropReply(userId, row);
         throw error;
       }
       return { ...sent, reply: await ensureReply(userId, { ...sent, row }, input, options.acked) };
