@@ -29,7 +29,7 @@
  *
  * Environment: BENCH_QUICK=1 (levels 1 and 10), BENCH_LEVELS, BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0,
  * BENCH_PROFILE=<dir> (the servers' CPU profiles per level), BENCH_WARM_UP_CLAUSES (the speech
- * workers' idle warm-up, S-12; default the product's).
+ * workers' idle warm-up, S-12; default the product's), BENCH_WORKER_NICE (their nice, S-9).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
@@ -213,6 +213,7 @@ const almaProcess = (label: string, inline: boolean) =>
         FREE_MESSAGES_PER_MONTH: '10000000',
         // The product's idle warm-up (the test fixture turns it off); BENCH_WARM_UP_CLAUSES to compare.
         SPEECH_WARM_UP_CLAUSES: process.env.BENCH_WARM_UP_CLAUSES ?? String(DEFAULT_SPEECH_WARM_UP_CLAUSES),
+        ...(process.env.BENCH_WORKER_NICE ? { SPEECH_WORKER_NICE: process.env.BENCH_WORKER_NICE } : {}),
       }),
     },
   });
