@@ -35,10 +35,13 @@ export function createSpeechScheduler<J extends ScheduledJob>(options: {
       (job.first ? firsts : laters).push(job);
       return true;
     },
-    /** The next job to serve, refusing aborted and stale ones on the way; undefined when none. */
-    next(): J | undefined {
+    /**
+     * The next job to serve, refusing aborted and stale ones on the way; undefined when none (or,
+     * `firstOnly`, when no first clause waits).
+     */
+    next({ firstOnly = false }: { firstOnly?: boolean } = {}): J | undefined {
       for (;;) {
-        const job = firsts.shift() ?? laters.shift();
+        const job = firsts.shift() ?? (firstOnly ? undefined : laters.shift());
         if (!job) return undefined;
         if (job.aborted()) job.refuse('aborted');
         else if (now() - job.queuedAt > options.maxWaitMs) job.refuse('busy');

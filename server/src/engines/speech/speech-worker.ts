@@ -16,12 +16,18 @@ export interface SpeechJob {
   language: Language;
   voice: Omit<VoiceParams, 'sample'>;
 }
+/** Take back a job not started yet (its clause was aborted while it waited here). */
+export interface SpeechCancel {
+  cancel: number;
+}
 export type SpeechJobResult =
   | { ready: true }
   /** The idle warm-up is over: this many clauses were spoken for it. */
   | { warmed: number }
   | { id: number; ok: true; result: SynthesisResult }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: false; message: string }
+  /** Cancelled before it started: never voiced. */
+  | { id: number; ok: false; cancelled: true };
 export interface SpeechWorkerData {
   /** Clauses to speak while idle once ready (SPEECH_WARM_UP_CLAUSES; SPEC.md S-12). */
   idleWarmUpClauses: number;
@@ -71,7 +77,7 @@ const WARM_UP: { text: string; language: Language }[] = [
  * in V8's compiler threads. The corpus' clauses, both languages in turn, are spoken one at a
  * time, each only while no job is in hand: a job waits at most for the warm-up clause under way.
  */
-let jobsInHand = 0;
+/** Resolved when the worker has no job left: the warm-up goes on. */
 let idle: (() => void) | null = null;
 async function warmWhileIdle(clauses: number): Promise<number> {
   const corpus = SPEECH_CORPUS.es.flatMap((es, k) => {
@@ -82,7 +88,7 @@ async function warmWhileIdle(clauses: number): Promise<number> {
   while (spoken < clauses) {
     // A job's message is taken in between two warm-up clauses (the event loop's poll phase).
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (jobsInHand > 0) {
+    if (voicing || waiting.length > 0) {
       await new Promise<void>((resolve) => (idle = resolve));
       continue;
     }
@@ -104,23 +110,52 @@ void (async () => {
   })
   .catch(() => undefined);
 
-parentPort?.on('message', (job: SpeechJob) => {
-  jobsInHand++;
-  const done = () => {
-    if (--jobsInHand > 0) return;
+/**
+ * Jobs are voiced one at a time, in the order they came; the pool may hand over the next while
+ * one is voiced (synthesis-pool.ts). Each starts a turn after the one before ended, so a cancel
+ * that arrived meanwhile is read first.
+ */
+const waiting: SpeechJob[] = [];
+let voicing = false;
+
+function answer(message: SpeechJobResult, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(message, transfer);
+}
+
+function voiceNext(): void {
+  const job = waiting.shift();
+  if (!job) {
+    voicing = false;
     idle?.();
     idle = null;
-  };
+    return;
+  }
+  voicing = true;
+  const next = () => setImmediate(voiceNext);
   synthesizer.synthesize({ text: job.text, language: job.language, voice: job.voice, signal: never }).then(
     (result) => {
-      const answer: SpeechJobResult = { id: job.id, ok: true, result };
-      parentPort?.postMessage(answer, [result.audio.buffer, result.pcm.buffer] as ArrayBuffer[]);
-      done();
+      answer({ id: job.id, ok: true, result }, [result.audio.buffer, result.pcm.buffer] as ArrayBuffer[]);
+      next();
     },
     (error: unknown) => {
-      const answer: SpeechJobResult = { id: job.id, ok: false, message: String(error) };
-      parentPort?.postMessage(answer);
-      done();
+      answer({ id: job.id, ok: false, message: String(error) });
+      next();
     },
   );
+}
+
+parentPort?.on('message', (message: SpeechJob | SpeechCancel) => {
+  if ('cancel' in message) {
+    const at = waiting.findIndex((job) => job.id === message.cancel);
+    if (at >= 0) {
+      waiting.splice(at, 1);
+      answer({ id: message.cancel, ok: false, cancelled: true });
+    }
+    return;
+  }
+  waiting.push(message);
+  if (!voicing) {
+    voicing = true;
+    setImmediate(voiceNext);
+  }
 });

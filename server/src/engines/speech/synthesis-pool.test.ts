@@ -51,13 +51,38 @@ describe('the speech worker pool', () => {
     pools.push(pool);
     await pool.start();
     const running = pool.synthesize(clause('Esta frase ocupa al único trabajador un buen rato.'));
+    // Handed to the worker while it voices the first (a first clause waits there, IN_FLIGHT).
+    const stopHanded = new AbortController();
+    const handed = pool.synthesize(clause('Esta espera allí su turno.', stopHanded.signal));
     const stop = new AbortController();
     const waiting = pool.synthesize(clause('Esta espera su turno.', stop.signal));
     const refused = pool.synthesize({ ...clause('Y esta no cabe.'), first: false });
     await expect(refused).rejects.toBeInstanceOf(SpeechBusyError);
     stop.abort();
+    stopHanded.abort();
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(handed).rejects.toMatchObject({ name: 'AbortError' });
     expect((await running).durationMs).toBeGreaterThan(0);
+    // The worker took the handed clause back unvoiced: it is free for the next at once.
+    expect((await pool.synthesize(clause('Ya está.'))).durationMs).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('S-10 a worker voicing a clause is handed the next first clause: it starts without waiting for the event loop', async () => {
+    const pool = createSynthesisPool({ size: 1, idleWarmUpClauses: 0 });
+    pools.push(pool);
+    await pool.start();
+    const done: string[] = [];
+    const voiced = (name: string, promise: Promise<unknown>) => promise.then(() => void done.push(name));
+    const both = Promise.all([
+      voiced('a', pool.synthesize(clause('Primera frase de una respuesta.'))),
+      voiced('b', pool.synthesize(clause('Primera frase de otra respuesta.'))),
+    ]);
+    // The event loop is held (as by a burst of sends) for longer than both clauses take: the
+    // second reaches the worker only if it was handed over before.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toEqual(['a', 'b']);
+    await both;
   }, 120_000);
 
   it("S-10 a later clause's wait counts from when the clause before it is done, not from when it was cut", async () => {

@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-thread.ts';
 import { encodeMp3File } from './mp3.ts';
 import { createSpeechScheduler, type ScheduledJob } from './speech-scheduler.ts';
-import type { SpeechJob, SpeechJobResult, SpeechWorkerData } from './speech-worker.ts';
+import type { SpeechCancel, SpeechJob, SpeechJobResult, SpeechWorkerData } from './speech-worker.ts';
 import type { SpeechSynthesizer, SynthesisRequest, SynthesisResult } from './types.ts';
 
 /**
@@ -61,13 +61,24 @@ interface PoolJob extends ScheduledJob {
   reject(error: Error): void;
 }
 
+type PostedJob = PoolJob & { id: number };
+
 interface Slot {
   worker: Worker;
   ready: boolean;
   /** Ready, and still speaking its idle warm-up. */
   warming: boolean;
-  job: (PoolJob & { id: number }) | null;
+  /** Posted to the worker, in its order: the first is being voiced, a second waits there. */
+  jobs: PostedJob[];
 }
+
+/**
+ * A worker is handed the next first clause while it still voices one, so it starts that clause
+ * the moment it is done instead of after a round trip through the event loop (3–5 ms a clause
+ * while the loop is busy, measured at 50 sessions: a fifth of the first clauses' time). Only
+ * first clauses wait in a worker, so a first clause never waits there behind a later one (S-10).
+ */
+const IN_FLIGHT = 2;
 
 export interface SynthesisPool extends SpeechSynthesizer {
   readonly size: number;
@@ -105,7 +116,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
    */
   function spawn(): void {
     const worker = startWorker(entry, workerData);
-    const slot: Slot = { worker, ready: false, warming: false, job: null };
+    const slot: Slot = { worker, ready: false, warming: false, jobs: [] };
     let settle!: () => void;
     starting.push(new Promise<void>((resolve) => (settle = resolve)));
     worker.on('message', (answer: SpeechJobResult) => {
@@ -123,11 +134,12 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
         slot.warming = false;
         return;
       }
-      const job = slot.job;
-      if (!job || job.id !== answer.id) return;
-      slot.job = null;
-      slot.worker.unref();
+      const at = slot.jobs.findIndex((j) => j.id === answer.id);
+      if (at < 0) return;
+      const [job] = slot.jobs.splice(at, 1) as [PostedJob];
+      if (slot.jobs.length === 0) slot.worker.unref();
       if (answer.ok) job.resolve(answer.result);
+      else if ('cancelled' in answer) job.reject(new DOMException('aborted', 'AbortError'));
       else job.reject(new Error(answer.message));
       pump();
     });
@@ -136,8 +148,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
       slots.splice(slots.indexOf(slot), 1);
       settle();
       const error = reason instanceof Error ? reason : new Error(`speech worker exited: ${String(reason)}`);
-      slot.job?.reject(error);
-      slot.job = null;
+      for (const job of slot.jobs.splice(0)) job.reject(error);
       if (closed) return;
       if (!slot.ready) {
         startFailure = error;
@@ -164,22 +175,36 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
     if (closed) return;
     fill();
     for (;;) {
-      const idle = slots.find((s) => s.ready && s.job === null);
-      if (!idle) return;
-      const job = scheduler.next();
+      // An idle worker first; then one voicing a clause, for a first clause only.
+      const idle = slots.find((s) => s.ready && s.jobs.length === 0);
+      const busy = idle ? undefined : slots.find((s) => s.ready && s.jobs.length < IN_FLIGHT);
+      const slot = idle ?? busy;
+      if (!slot) return;
+      const job = scheduler.next({ firstOnly: !idle });
       if (!job) return;
-      const id = nextId++;
-      idle.job = Object.assign(job, { id });
-      idle.worker.ref();
-      const { text, language, voice } = job.request;
-      const message: SpeechJob = {
-        id,
-        text,
-        language,
-        voice: { voice: voice.voice, rate: voice.rate, pitch: voice.pitch },
-      };
-      idle.worker.postMessage(message);
+      post(slot, Object.assign(job, { id: nextId++ }));
     }
+  }
+
+  function post(slot: Slot, job: PostedJob): void {
+    slot.jobs.push(job);
+    slot.worker.ref();
+    const { text, language, voice } = job.request;
+    const message: SpeechJob = {
+      id: job.id,
+      text,
+      language,
+      voice: { voice: voice.voice, rate: voice.rate, pitch: voice.pitch },
+    };
+    slot.worker.postMessage(message);
+    // Aborted while it waits in the worker: taken back there, never voiced (S-10). The worker
+    // answers `cancelled`, or the result if it had started.
+    const cancel = () => slot.worker.postMessage({ cancel: job.id } satisfies SpeechCancel);
+    job.request.signal.addEventListener('abort', cancel, { once: true });
+    const settled = () => job.request.signal.removeEventListener('abort', cancel);
+    const { resolve, reject } = job;
+    job.resolve = (result) => (settled(), resolve(result));
+    job.reject = (error) => (settled(), reject(error));
   }
 
   return {
