@@ -57,8 +57,8 @@ const SPEECH_WORKER = { source: new URL('./speech-worker.ts', import.meta.url), 
 
 interface PoolJob extends ScheduledJob {
   request: SynthesisRequest;
-  resolve(result: SynthesisResult): void;
-  reject(error: Error): void;
+  resolve: (result: SynthesisResult) => void;
+  reject: (error: Error) => void;
 }
 
 type PostedJob = PoolJob & { id: number };
