@@ -63,6 +63,21 @@ const GAINS: Record<Shape, (hz: number, h: number) => number> = {
   i: bands([450, 1], [2000, 0.05], [4000, 0.3], [5000, 0.05]),
   ə: bands([450, 1], [2000, 0.3], [5000, 0.002]),
 };
+/**
+ * The judge on `pcm` whose lips shut at 500 ms (after a `before` key at 20 ms): a closure keyed
+ * there is within a few ms; keyed 60 ms late (the bench's control), it is not within the window.
+ */
+function expectClosureJudgedAt500(pcm: Float32Array, before: string): void {
+  const keys = [key(0, 'sil'), key(20, before), key(500, 'PP'), key(580, 'aa'), key(980, 'sil')];
+  const judged = (shift = lateBy(0)) =>
+    offsets(
+      pcm,
+      mouthEvents(keys, 1000, shift).filter((e) => e.kind === 'closure'),
+    );
+  expect(Math.abs(judged()[0]!)).toBeLessThanOrEqual(8);
+  expect(summary(judged(lateBy(60))).withinPct).toBe(0);
+}
+
 function voice(totalMs: number, spans: Span[]): Float32Array {
   const pcm = new Float32Array(Math.round((totalMs * RATE) / 1000));
   let seed = 1;
@@ -209,16 +224,7 @@ describe('the lip-sync judge', () => {
     expect(near(closures(pcm), 500, 8)).toHaveLength(1);
     // Only the murmur's start: its end (the lips parting) is not a closure.
     expect(near(closures(pcm), 580, 40)).toEqual([]);
-    // The judge: a closure keyed where the murmur starts is within a few ms; keyed 60 ms late
-    // (the bench's control), it is not within the window.
-    const keys = [key(0, 'sil'), key(20, 'aa'), key(500, 'PP'), key(580, 'aa'), key(980, 'sil')];
-    const judged = (shift = lateBy(0)) =>
-      offsets(
-        pcm,
-        mouthEvents(keys, 1000, shift).filter((e) => e.kind === 'closure'),
-      );
-    expect(Math.abs(judged()[0]!)).toBeLessThanOrEqual(8);
-    expect(summary(judged(lateBy(60))).withinPct).toBe(0);
+    expectClosureJudgedAt500(pcm, 'aa');
   });
 
   it('a murmur lasts: a 20 ms one is a formant’s dip, not an m', () => {
@@ -263,14 +269,7 @@ describe('the lip-sync judge', () => {
     expect(near(closures(pcm), 500, 8)).toHaveLength(1);
     // Only where the shape starts: the lips parting at 580 are not a closure.
     expect(near(bilabialMurmurOnsets(pcm), 580, 40)).toEqual([]);
-    const keys = [key(0, 'sil'), key(20, 'U'), key(500, 'PP'), key(580, 'aa'), key(980, 'sil')];
-    const judged = (shift = lateBy(0)) =>
-      offsets(
-        pcm,
-        mouthEvents(keys, 1000, shift).filter((e) => e.kind === 'closure'),
-      );
-    expect(Math.abs(judged()[0]!)).toBeLessThanOrEqual(8);
-    expect(summary(judged(lateBy(60))).withinPct).toBe(0);
+    expectClosureJudgedAt500(pcm, 'U');
   });
 
   it('finds where an m starts after an i, where what goes is above 3 kHz', () => {
