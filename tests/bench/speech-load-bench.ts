@@ -113,7 +113,8 @@ interface LevelResult {
   mainOfDirect: number;
   /** Median over the rounds of the main thread's CPU ÷ sessions. */
   mainPerReplyMs: number;
-  /** Direct speech's first clause, ms of CPU: the mean of before and after a round, median over the rounds. */
+  /** Direct speech, ms of CPU (a reply, its first clause): the mean of before and after a round, median over the rounds. */
+  directReplyMs: number;
   directFirstClauseMs: number;
   replies: number;
   /** Replies that carried every clause as audio. */
@@ -144,6 +145,7 @@ async function runLevel(
   const cpuOfDirect: number[] = [];
   const mainPerReply: number[] = [];
   const mainOfDirect: number[] = [];
+  const directReplyMs: number[] = [];
   const directFirstClauseMs: number[] = [];
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
@@ -164,7 +166,10 @@ async function runLevel(
     traces.push(...roundTraces);
     const after = measureDirect?.();
     const direct = before && after && { of: (text: string) => (before.of(text) + after.of(text)) / 2 };
-    if (before && after) directFirstClauseMs.push((before.firstClauseMs + after.firstClauseMs) / 2);
+    if (before && after) {
+      directReplyMs.push((before.replyMs + after.replyMs) / 2);
+      directFirstClauseMs.push((before.firstClauseMs + after.firstClauseMs) / 2);
+    }
     cpuPerReply.push(cpuMs / sessions);
     const voicedDirectMs = direct
       ? roundTraces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + direct.of(text), sum), 0)
@@ -199,6 +204,7 @@ async function runLevel(
     cpuOfDirect: median(cpuOfDirect),
     mainPerReplyMs: median(mainPerReply),
     mainOfDirect: median(mainOfDirect),
+    directReplyMs: median(directReplyMs),
     directFirstClauseMs: median(directFirstClauseMs),
     replies: traces.filter((t) => t.outcome === 'reply').length,
     fullySpoken: traces.filter((t) => t.chunkAt.length >= chunkCount).length,
@@ -338,7 +344,6 @@ try {
     directReplyMs: number;
   }[] = [];
   for (const sessions of LEVELS) {
-    const d = measureDirect();
     const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma', measureDirect);
     const i =
       inline && (await runLevel(inline, inlineTokens, sessions, chunks.length, 'inline', measureDirect));
@@ -352,7 +357,7 @@ try {
       // first clause spoken on all cores.
       // (one first clause's CPU as measured around Alma's rounds).
       limitMs: firstClauseTextMs + (sessions * a.directFirstClauseMs) / cores,
-      directReplyMs: d.replyMs,
+      directReplyMs: a.directReplyMs,
     });
     console.info(
       `  ${sessions} sessions: alma ${a.replies} replies in ${fmt(a.allDoneMs / 1000, 2)} s` +

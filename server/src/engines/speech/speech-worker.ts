@@ -70,6 +70,9 @@ const WARM_UP: { text: string; language: Language }[] = [
   { text: 'Hello, how are you today?', language: 'en' },
 ];
 
+/** Resolved when the worker has no job left: the warm-up goes on. */
+let idle: (() => void) | null = null;
+
 /**
  * Then warm on while idle (SPEC.md S-12). espeak-ng is JavaScript (emscripten's wasm2js) and V8
  * optimises its large functions only once they have run a while, in each thread on its own:
@@ -77,8 +80,6 @@ const WARM_UP: { text: string; language: Language }[] = [
  * in V8's compiler threads. The corpus' clauses, both languages in turn, are spoken one at a
  * time, each only while no job is in hand: a job waits at most for the warm-up clause under way.
  */
-/** Resolved when the worker has no job left: the warm-up goes on. */
-let idle: (() => void) | null = null;
 async function warmWhileIdle(clauses: number): Promise<number> {
   const corpus = SPEECH_CORPUS.es.flatMap((es, k) => {
     const en = SPEECH_CORPUS.en[k];
