@@ -99,6 +99,10 @@ interface LevelResult {
   allDoneMs: number;
   firstDelta: { p50: number; p99: number };
   deltaLatenessP99: number;
+  /** Lateness p99 of the replies' first deltas, of their 2nd–10th and of the rest (where the p99 comes from). */
+  latenessByIndex: { first: number; early: number; later: number };
+  /** The share of deltas more than 100 ms late (the goal's p99 allows 1 %). */
+  lateShare: number;
   worstGapMs: number;
   firstAudio: { p50: number; p99: number };
   /** Median over the level's rounds of the server's CPU ÷ sessions. */
@@ -182,9 +186,14 @@ async function runLevel(
   for (const socket of sockets) socket.disconnect();
 
   const lateness: number[] = [];
+  const byIndex = { first: [] as number[], early: [] as number[], later: [] as number[] };
   let worstGapMs = 0;
   for (const t of traces) {
-    t.deltaAt.forEach((at, k) => lateness.push(at - t.sentAt - k * DELAY_MS));
+    t.deltaAt.forEach((at, k) => {
+      const late = at - t.sentAt - k * DELAY_MS;
+      lateness.push(late);
+      (k === 0 ? byIndex.first : k < 10 ? byIndex.early : byIndex.later).push(late);
+    });
     for (let k = 1; k < t.deltaAt.length; k++)
       worstGapMs = Math.max(worstGapMs, (t.deltaAt[k] ?? 0) - (t.deltaAt[k - 1] ?? 0) - DELAY_MS);
   }
@@ -198,6 +207,12 @@ async function runLevel(
     allDoneMs,
     firstDelta: { p50: percentile(firstDelta, 50), p99: percentile(firstDelta, 99) },
     deltaLatenessP99: percentile(lateness, 99),
+    latenessByIndex: {
+      first: percentile(byIndex.first, 99),
+      early: percentile(byIndex.early, 99),
+      later: percentile(byIndex.later, 99),
+    },
+    lateShare: lateness.filter((l) => l > 100).length / Math.max(1, lateness.length),
     worstGapMs,
     firstAudio: { p50: percentile(firstAudio, 50), p99: percentile(firstAudio, 99) },
     cpuPerReplyMs: median(cpuPerReply),
@@ -365,7 +380,10 @@ try {
         `, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s\n` +
         `    CPU per reply: alma ${fmt(a.cpuPerReplyMs)} ms (×${fmt(a.cpuOfDirect, 2)} of direct), of it the main ` +
         `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}) and the other threads ` +
-        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms`,
+        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms\n` +
+        `    lateness p99 by delta: alma first ${fmt(a.latenessByIndex.first, 0)} ms, 2nd–10th ` +
+        `${fmt(a.latenessByIndex.early, 0)} ms, later ${fmt(a.latenessByIndex.later, 0)} ms; ` +
+        `${fmt(a.lateShare * 100, 1)} % of deltas over 100 ms late (bare ${fmt(b.lateShare * 100, 1)} %)`,
     );
   }
 
