@@ -361,6 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
   const chat = createSubmitService({
     sessions: storage.sessions,
     messages: storage.messages,
+    sends: storage.sends,
     synced: () => storage.synced(),
     chatSessions,
     replies,

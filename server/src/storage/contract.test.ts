@@ -21,6 +21,7 @@ import {
   type NewUser,
   type OneTimeTokenRecord,
   type RefreshTokenRecord,
+  type SendWrite,
   type SessionRecord,
   type Storage,
   type UserPatch,
@@ -1165,6 +1166,115 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
       });
     });
 
+    describe('a send: its one write (issue 14)', () => {
+      const PERIOD = '2025-01';
+      /** Message `n` and its reply's row, as the submit service writes them. */
+      const send = (userId: string, sessionId: string, n: number, overrides: Partial<SendWrite> = {}) => {
+        const message = newMessage(userId, sessionId, n, { clientMessageId: `c-${n}` });
+        return {
+          message,
+          reply: newMessage(userId, sessionId, n + 1, {
+            role: 'assistant',
+            replyTo: message._id,
+            content: '',
+            isComplete: false,
+          }),
+          count: { period: PERIOD, limit: 3 },
+          ...overrides,
+        };
+      };
+      const messagesOf = async (userId: string) => storage.messages.countByUser(userId);
+      const counted = async (userId: string) => (await storage.usage.get(userId, PERIOD)).messages;
+
+      it('stores the message and its row, counts the month and touches its session', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const written = await storage.sends.store(send(userId, sessionId, 10));
+        const { userId: _owner, ...expected } = newMessage(userId, sessionId, 10, {
+          clientMessageId: 'c-10',
+        });
+        expect(written).toMatchObject({
+          kind: 'stored',
+          session: { sessionId, updatedAt: at(10) },
+          usage: { messages: 1, voiceSeconds: 0 },
+        });
+        expect(written.kind === 'stored' && written.message).toStrictEqual(expected);
+        expect(await storage.messages.findReplyTo(userId, expected._id)).toMatchObject({
+          content: '',
+          isComplete: false,
+        });
+        expect((await storage.sessions.find(userId, sessionId))?.updatedAt).toBe(at(10));
+        expect(await counted(userId)).toBe(1);
+      });
+
+      it('creates the session a first message starts, with it', async () => {
+        const user = await storage.users.create(newUser(1));
+        const session = newSession(user.id, 7, { title: null });
+        const written = await storage.sends.store({
+          ...send(user.id, session.sessionId, 10),
+          newSession: session,
+        });
+        expect(written).toMatchObject({
+          kind: 'stored',
+          session: { sessionId: session.sessionId, messageCount: 0 },
+        });
+        expect((await storage.sessions.list(user.id)).map((s) => [s.sessionId, s.messageCount])).toEqual([
+          [session.sessionId, 2],
+        ]);
+      });
+
+      it('a resent clientMessageId: the first message back, nothing written or counted (C-2)', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const first = await storage.sends.store(send(userId, sessionId, 10));
+        const again = await storage.sends.store({
+          ...send(userId, sessionId, 20),
+          message: newMessage(userId, sessionId, 20, { clientMessageId: 'c-10', content: 'the resend' }),
+        });
+        expect(first.kind).toBe('stored');
+        if (first.kind === 'stored')
+          expect(again).toStrictEqual({ kind: 'duplicate', message: first.message });
+        expect(await messagesOf(userId)).toBe(2);
+        expect(await counted(userId)).toBe(1);
+      });
+
+      it('the month at its limit: refused, with the count, and nothing written — not even a new session (L-3)', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await storage.sends.store(send(userId, sessionId, 10, { count: { period: PERIOD, limit: 1 } }));
+        const fresh = newSession(userId, 9);
+        const refused = await storage.sends.store({
+          ...send(userId, fresh.sessionId, 20, { count: { period: PERIOD, limit: 1 } }),
+          newSession: fresh,
+        });
+        expect(refused).toStrictEqual({ kind: 'refused', usage: { messages: 1, voiceSeconds: 0 } });
+        expect(await storage.sessions.find(userId, fresh.sessionId)).toBeNull();
+        expect(await messagesOf(userId)).toBe(2);
+        expect(
+          await storage.sends.store(send(userId, sessionId, 30, { count: { period: PERIOD, limit: 0 } })),
+        ).toMatchObject({
+          kind: 'refused',
+        });
+      });
+
+      it("another user's session, or one deleted: no-session, and no message", async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const other = await givenUserWithSession(2);
+        expect(await storage.sends.store(send(other.userId, sessionId, 10))).toStrictEqual({
+          kind: 'no-session',
+        });
+        await storage.sessions.delete(userId, sessionId);
+        expect(await storage.sends.store(send(userId, sessionId, 20))).toStrictEqual({ kind: 'no-session' });
+        expect(await messagesOf(userId)).toBe(0);
+        expect(await messagesOf(other.userId)).toBe(0);
+      });
+
+      it('refuses a bad limit before writing anything', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        await expect(
+          storage.sends.store(send(userId, sessionId, 10, { count: { period: PERIOD, limit: -1 } })),
+        ).rejects.toThrow(RangeError);
+        expect(await messagesOf(userId)).toBe(0);
+      });
+    });
+
     describe('custom voices', () => {
       const voice = (
         userId: string,
@@ -1499,6 +1609,30 @@ describe('embedded (SQLite through libsql)', () => {
   });
 
   describeStorageContract('embedded', async () => openEmbeddedStorage({ file: nextFile() }));
+
+  it("a send is all or nothing: a session gone or a row that cannot be stored takes the month's count back", async () => {
+    const storage = openEmbeddedStorage({ file: ':memory:' });
+    const { id: userId } = await storage.users.create(newUser(1));
+    const session = newSession(userId, 1);
+    await storage.sessions.create(session);
+    const message = newMessage(userId, session.sessionId, 10);
+    const write = (overrides: Partial<SendWrite>): SendWrite => ({
+      message,
+      reply: newMessage(userId, session.sessionId, 11, { role: 'assistant', replyTo: message._id }),
+      count: { period: '2025-01', limit: null },
+      ...overrides,
+    });
+    // The reply's row collides with the message's id: the message, the touch and the count go too.
+    await expect(
+      storage.sends.store(write({ reply: { ...write({}).reply, _id: message._id } })),
+    ).rejects.toThrow();
+    const gone = newMessage(userId, 'session-gone', 10);
+    expect(await storage.sends.store(write({ message: gone }))).toStrictEqual({ kind: 'no-session' });
+    expect(await storage.messages.countByUser(userId)).toBe(0);
+    expect((await storage.sessions.find(userId, session.sessionId))?.updatedAt).toBe(session.updatedAt);
+    expect((await storage.usage.get(userId, '2025-01')).messages).toBe(0);
+    await storage.close();
+  });
 
   it('also runs in memory', async () => {
     const storage = openEmbeddedStorage({ file: ':memory:' });

@@ -120,6 +120,41 @@ export interface UsageRepository {
   reset(userId: string, period: string): Promise<void>;
 }
 
+/**
+ * A user message's one write (issue 14, SPEC.md C-1, L-3): the month's count, the session when the
+ * message starts one, the message with its reply's row, and the session's touch — one commit and
+ * one wait for the disk instead of one turn per repository.
+ */
+export interface SendWrite {
+  /** The user message; its `userId` and `sessionId` are the write's. */
+  message: NewMessage;
+  /** The reply's row, empty and incomplete (C-5). */
+  reply: NewMessage;
+  /** Counted in `period` only while the count is below `limit` (null: no limit). */
+  count: { period: string; limit: number | null };
+  /** A session created with the message (its id is the message's); absent: an existing one, touched. */
+  newSession?: SessionRecord;
+}
+
+export type SendWriteResult =
+  /** Stored and counted; the session as the message left it (`updatedAt`, before its count). */
+  | { kind: 'stored'; message: Message; session: ChatSession; usage: UsageRecord }
+  /** The month's limit was reached: nothing was written. */
+  | { kind: 'refused'; usage: UsageRecord }
+  /** A message with this `clientMessageId` was stored before: that one, nothing written (C-2). */
+  | { kind: 'duplicate'; message: Message }
+  /** The session is not this user's, or was deleted: nothing written. */
+  | { kind: 'no-session' };
+
+export interface SendRepository {
+  /**
+   * Writes a user message with everything that goes with it, all or nothing. The embedded store
+   * does it in one transaction; MongoDB (no transactions without a replica set) in a row, where a
+   * concurrent duplicate or a session deleted meanwhile leaves the month counted once too often.
+   */
+  store(send: SendWrite, options?: WriteOptions): Promise<SendWriteResult>;
+}
+
 export interface RefreshTokenRepository {
   insert(record: RefreshTokenRecord): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshTokenRecord | null>;
@@ -273,6 +308,7 @@ export interface Storage {
   readonly oneTimeTokens: OneTimeTokenRepository;
   readonly identities: IdentityRepository;
   readonly usage: UsageRepository;
+  readonly sends: SendRepository;
   readonly customVoices: CustomVoiceRepository;
   readonly customAvatars: CustomAvatarRepository;
   readonly knownDevices: KnownDeviceRepository;

@@ -7,7 +7,8 @@ import { createMemoryReplyRegistry } from '../modules/chat/reply-registry.ts';
 import type { ReplyOutcome } from '../modules/chat/reply-types.ts';
 import { createSessionsService } from '../modules/chat/sessions.service.ts';
 import { createSpeechPipeline } from '../modules/chat/speech-pipeline.ts';
-import { createSubmitService } from '../modules/chat/submit.service.ts';
+import { createSubmitService, type MessageQuota } from '../modules/chat/submit.service.ts';
+import { usagePeriod } from '../modules/plans/period.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import { openEmbeddedStorage } from '../storage/embedded/index.ts';
 import type { Storage } from '../storage/types.ts';
@@ -84,6 +85,7 @@ export interface HarnessOverrides {
   speech?: SpeechSynthesizer;
   defaultVoiceId?: (userId: string) => Promise<string | null>;
   preferredLanguage?: (userId: string) => Promise<Language | null>;
+  quota?: MessageQuota;
 }
 
 /** A chat on the harness's store and engine (or the overrides'), as app.ts wires one. */
@@ -101,20 +103,24 @@ export function build(overrides: HarnessOverrides = {}) {
   const submit = createSubmitService({
     sessions: store.sessions,
     messages: store.messages,
+    sends: store.sends,
     synced: () => store.synced(),
     chatSessions: sessions,
     replies,
     engine,
     publisher,
-    quota: {
-      tryCount: async () => ({
-        counted: true,
-        usage: {
-          messagesThisMonth: 1,
+    // No limit unless overridden: every send is counted in its own write, and nothing is refused.
+    quota: overrides.quota ?? {
+      ticket: async () => ({
+        open: true,
+        count: { period: usagePeriod(new Date()), limit: null },
+        counted: (usage) => ({
+          messagesThisMonth: usage.messages,
           messagesLimit: null,
           voiceMinutesThisMonth: 0,
           voiceMinutesLimit: null,
-        },
+        }),
+        refused: (usage) => ({ kind: 'messages', used: usage.messages, limit: 0, message: '' }),
       }),
     },
     newId: () => uuidv7(),

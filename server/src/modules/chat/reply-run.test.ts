@@ -67,13 +67,9 @@ describe('C-5 the reply is stored as it streams', () => {
     // The row collides with the message's own id: the one write fails as a whole (real SQLite).
     const colliding: Storage = {
       ...storage,
-      messages: {
-        ...storage.messages,
-        insert: (message, options) =>
-          storage.messages.insert(
-            message,
-            options?.reply ? { ...options, reply: { ...options.reply, _id: message._id } } : options,
-          ),
+      sends: {
+        store: (send, options) =>
+          storage.sends.store({ ...send, reply: { ...send.reply, _id: send.message._id } }, options),
       },
     };
     rebuild({ storage: colliding });

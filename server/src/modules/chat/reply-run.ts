@@ -173,16 +173,17 @@ export async function prepareReply(
     userMessage: Pick<Message, '_id' | 'sessionId' | 'content' | 'language'>;
     personality: ReplyOptions['personality'];
     signal: AbortSignal;
+    /** Read by the caller already (a new session's: none and its record): not read again. */
+    known?: ReplyContext;
   },
 ): Promise<PreparedReply> {
   const { userId, userMessage } = ask;
-  // Rows of replies still streaming (this one's too) carry no text yet: not history. Read with
-  // room for this reply's row and its user message.
-  const history = (await deps.messages.recent(userId, userMessage.sessionId, HISTORY_WINDOW + 2))
+  const { recent, state } = ask.known ?? (await readReplyContext(deps, userId, userMessage.sessionId));
+  if (!state) return { state, pieces: null };
+  // Rows of replies still streaming (this one's too) carry no text yet: not history.
+  const history = recent
     .filter((m) => m._id !== userMessage._id && !(m.role === 'assistant' && m.content === ''))
     .slice(-HISTORY_WINDOW);
-  const state = await deps.sessions.state(userId, userMessage.sessionId);
-  if (!state) return { state, pieces: null };
   const pieces = deps.engine.stream({
     text: userMessage.content,
     language: userMessage.language ?? DEFAULT_LANGUAGE,
@@ -192,6 +193,29 @@ export async function prepareReply(
     signal: ask.signal,
   });
   return { state, pieces: begin(pieces) };
+}
+
+/** What the engine is asked with besides the message: the session's last messages and its state. */
+export interface ReplyContext {
+  /** The session's latest messages, oldest first (with room for a reply's row and its message). */
+  recent: Message[];
+  /** Null: the session is gone. */
+  state: SessionState | null;
+}
+
+/** The session's messages a reply's history is taken from (`ReplyContext.recent`). */
+export const recentForReply = (messages: MessageRepository, userId: string, sessionId: string) =>
+  messages.recent(userId, sessionId, HISTORY_WINDOW + 2);
+
+async function readReplyContext(
+  deps: Pick<ReplyRunDeps, 'messages' | 'sessions'>,
+  userId: string,
+  sessionId: string,
+): Promise<ReplyContext> {
+  return {
+    recent: await recentForReply(deps.messages, userId, sessionId),
+    state: await deps.sessions.state(userId, sessionId),
+  };
 }
 
 /** Resolves after the event loop's I/O phase: writes flush and waiting events run. */

@@ -15,9 +15,9 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import { MessageSchema } from '@alma/protocol';
 import type {
   MessageRepository,
+  SessionRecord,
   SessionRepository,
   SessionState,
-  WriteOptions,
 } from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { animationIntentOf } from './chat-reply.ts';
@@ -63,30 +63,48 @@ export function createSessionsService(deps: SessionsServiceDeps) {
     publisher.toUser(userId, 'session:updated', { kind: 'created', session });
 
   /**
-   * A new session, announced once stored — or, with `synced: false`, once committed and not
-   * announced: the caller announces it (`announceCreated`) once it is durable (Storage.synced).
+   * A new session not stored yet, and as it reads once stored: a send stores it in the message's
+   * own write (SendWrite.newSession).
    */
+  function draft(
+    userId: string,
+    personality: Personality,
+    title: string | null = null,
+  ): { record: SessionRecord; session: ChatSession } {
+    const at = now();
+    const titled = title !== null && title.length > 0;
+    const record: SessionRecord = {
+      sessionId: deps.newId(),
+      userId,
+      title: titled ? title : null,
+      titleSource: titled ? 'user' : null,
+      personality,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const { sessionId, createdAt, updatedAt } = record;
+    return {
+      record,
+      session: {
+        sessionId,
+        title: record.title,
+        personality,
+        createdAt,
+        updatedAt,
+        messageCount: 0,
+        dominantEmotion: null,
+      },
+    };
+  }
+
+  /** A new session, announced to the user's sockets once stored (C-3). */
   async function create(
     userId: string,
     title: string | null,
     personality: Personality,
-    options?: WriteOptions,
   ): Promise<ChatSession> {
-    const at = now();
-    const titled = title !== null && title.length > 0;
-    const session = await sessions.create(
-      {
-        sessionId: deps.newId(),
-        userId,
-        title: titled ? title : null,
-        titleSource: titled ? 'user' : null,
-        personality,
-        createdAt: at,
-        updatedAt: at,
-      },
-      options,
-    );
-    if (options?.synced !== false) announceCreated(userId, session);
+    const session = await sessions.create(draft(userId, personality, title).record);
+    announceCreated(userId, session);
     return session;
   }
 
@@ -98,6 +116,8 @@ export function createSessionsService(deps: SessionsServiceDeps) {
 
   return {
     own,
+    ownState,
+    draft,
     create,
     announceCreated,
     list: (userId: string) => sessions.list(userId),

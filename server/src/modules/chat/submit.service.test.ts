@@ -13,10 +13,58 @@ import {
   useChatHarness,
   userId,
 } from '../../test-support/chat-harness.ts';
+import { usagePeriod } from '../plans/period.ts';
 import { resolveVoice } from './reply-speech.ts';
 
 /** One way in: a message stored once, one reply per message, what the send carried (C-2, C-13, V-7). */
 useChatHarness();
+
+describe("L-3, C-2 a send's one write: counted, stored and touched together, or not at all", () => {
+  const counted = async () => (await storage.usage.get(userId, usagePeriod(new Date()))).messages;
+
+  it('two sends racing with one clientMessageId: one message, one reply, counted once', async () => {
+    const [first, second] = await Promise.all([
+      chat.submit(userId, { message: 'Hola', clientMessageId: 'c-race' }),
+      chat.submit(userId, { message: 'Hola', clientMessageId: 'c-race' }),
+    ]);
+    expect(second.message).toStrictEqual(first.message);
+    expect([first.duplicate, second.duplicate]).toEqual([false, true]);
+    expect(second.reply.replyId).toBe(first.reply.replyId);
+    await first.reply.done;
+    expect(await storage.messages.countByUser(userId)).toBe(2);
+    expect(await counted()).toBe(1);
+  });
+
+  it('a month that filled up after the send read it: limit:reached, the engine stopped, nothing stored or created', async () => {
+    const refusing = build({
+      quota: {
+        ticket: async () => ({
+          open: true,
+          // Another send took the last message of the month meanwhile: the write finds it full.
+          count: { period: usagePeriod(new Date()), limit: 0 },
+          counted: () => {
+            throw new Error('counted');
+          },
+          refused: (usage) => ({ kind: 'messages', used: usage.messages, limit: 0, message: 'full' }),
+        }),
+      },
+    });
+    await expect(refusing.submit(userId, { message: 'Hola' })).rejects.toMatchObject({
+      code: 'limit_reached',
+    });
+    expect(published).toEqual([
+      {
+        to: 'user',
+        event: 'limit:reached',
+        payload: { kind: 'messages', used: 0, limit: 0, message: 'full' },
+      },
+    ]);
+    expect(engine.requests.map((r) => r.signal.aborted)).toEqual([true]);
+    expect(await storage.messages.countByUser(userId)).toBe(0);
+    expect(await storage.sessions.list(userId)).toEqual([]);
+    expect(await counted()).toBe(0);
+  });
+});
 
 describe('C-1 a send is acknowledged once its writes are on disk', () => {
   it('writes the count, the session and the message, waits for the disk once, then announces and acknowledges', async () => {

@@ -13,15 +13,25 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock, IdGenerator } from '../../lib/ids.ts';
 import type { Log } from '../../lib/logger.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { MessageRepository, NewMessage, SessionRepository, WriteOptions } from '../../storage/types.ts';
+import type {
+  MessageRepository,
+  NewMessage,
+  SendRepository,
+  SendWrite,
+  SessionRepository,
+  UsageRecord,
+  WriteOptions,
+} from '../../storage/types.ts';
 import { storedReplyOutcome } from './chat-reply.ts';
 import type { ReplyRegistry } from './reply-registry.ts';
 import {
   prepareReply,
+  recentForReply,
   REPLY_FLUSH_MS,
   ReplyRun,
   replyRow,
   type PreparedReply,
+  type ReplyContext,
   type ReplyRunDeps,
 } from './reply-run.ts';
 import type { CustomVoiceSpeaker } from './reply-speech.ts';
@@ -29,14 +39,24 @@ import type { ReplyHandle, ReplyOptions, ReplyOutcome } from './reply-types.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SpeechPipeline } from './speech-pipeline.ts';
 
-export type QuotaResult =
-  | { counted: true; usage: ServerPayload<'usage:updated'> }
-  | { counted: false; reached: ServerPayload<'limit:reached'> };
+/**
+ * A new message's count against the month (SPEC.md L-3), read before anything is written: where
+ * and up to what the message's own write counts it, and what to tell the user either way.
+ */
+export type QuotaTicket =
+  | {
+      open: true;
+      count: SendWrite['count'];
+      /** `usage:updated` once the write counted it. */
+      counted(usage: UsageRecord): ServerPayload<'usage:updated'>;
+      /** `limit:reached` when the write found the month full after all (a concurrent send). */
+      refused(usage: UsageRecord): ServerPayload<'limit:reached'>;
+    }
+  | { open: false; reached: ServerPayload<'limit:reached'> };
 
 /** The monthly message limit (SPEC.md L-3), kept outside the chat: the plans module implements it. */
 export interface MessageQuota {
-  /** Counts one message for the user unless the plan's cap for this month is reached. */
-  tryCount(userId: string, options?: WriteOptions): Promise<QuotaResult>;
+  ticket(userId: string): Promise<QuotaTicket>;
 }
 
 /** One user message, whichever edge it came through: socket, REST, or a voice note's transcript. */
@@ -69,6 +89,8 @@ interface NewReply {
   replyId: string;
   options: ReplyOptions;
   prepared: { reply: Promise<PreparedReply>; controller: AbortController };
+  /** Called once its run is registered, or will not be: duplicates of the message stop waiting. */
+  settled?: () => void;
 }
 
 export interface Submitted extends StoredSend {
@@ -93,9 +115,11 @@ export interface SubmitOptions {
 export interface SubmitServiceDeps {
   sessions: SessionRepository;
   messages: MessageRepository;
+  /** A message's one write: its count, its new session, itself and its reply's row (issue 14). */
+  sends: SendRepository;
   /** The store's `synced` (Storage.synced): the user message is durable before it is acknowledged. */
   synced: () => Promise<void>;
-  chatSessions: Pick<SessionsService, 'own' | 'create' | 'announceCreated' | 'recordExchange'>;
+  chatSessions: Pick<SessionsService, 'own' | 'ownState' | 'draft' | 'announceCreated' | 'recordExchange'>;
   replies: ReplyRegistry;
   engine: ReplyEngine;
   publisher: Publisher;
@@ -147,6 +171,21 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     leaseRow: (replyId) => replies.leaseRow(replyId),
   };
 
+  /**
+   * Messages stored by this process whose reply is not registered yet (`replies.start`): a
+   * duplicate send arriving meanwhile (C-2) waits for it, rather than take the new row for an
+   * interrupted reply's and answer anew in its place.
+   */
+  const registering = new Map<string, Promise<void>>();
+  const starting = (messageId: string) => {
+    let settle = () => {};
+    registering.set(messageId, new Promise<void>((resolve) => (settle = resolve)));
+    return () => {
+      registering.delete(messageId);
+      settle();
+    };
+  };
+
   /** How the user message's writes wait: for their commit; `deps.synced()` then for the disk. */
   const COMMITTED: WriteOptions = { synced: false };
 
@@ -155,14 +194,15 @@ export function createSubmitService(deps: SubmitServiceDeps) {
   }
 
   /**
-   * Stores the user message (C-1, C-2). A new message is counted against the monthly limit
-   * before anything is stored (L-3): over the limit, the user's sockets get `limit:reached` and
-   * nothing is stored or created.
+   * Stores the user message (C-1, C-2). A new message is counted against the monthly limit in
+   * the same write (L-3): over the limit, the user's sockets get `limit:reached` and nothing is
+   * stored or created.
    *
-   * Its writes — the count, a new session, the message and its session's touch — each wait only
-   * for their commit (reads see them at once), and together for the disk, once, before anything
-   * about them is announced or the message acknowledged (issue 14: at 200 sends at once, one
-   * sync of the WAL per write in a row took 20–90 ms each on a shared disk).
+   * Everything before the write is a read, and the engine is asked before it too, so it writes
+   * while the message is stored (issue 14). The write — the count, a new session, the message,
+   * its reply's row and the session's touch — is one commit, then one wait for the disk, before
+   * anything about it is announced or the message acknowledged: at 200 sends at once, every turn
+   * of the event loop a send waits for is a turn of all 200 (one per repository before, three).
    */
   async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredNew> {
     if (!replies.isAccepting()) throw new AppError('shutting_down');
@@ -170,23 +210,19 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       const existing = await messages.findByClientMessageId(userId, input.clientMessageId);
       if (existing) return stored(userId, existing);
     }
-    const given = input.sessionId ? await chatSessions.own(userId, input.sessionId) : null;
-    // Counted before the insert, so a refused message leaves no trace. Two concurrent sends
-    // with one clientMessageId may both count, though only one is stored: a rare over-count
-    // of one, in the user's disfavour but never past the limit.
-    const counted = await quota.tryCount(userId, COMMITTED);
-    if (!counted.counted) {
-      publisher.toUser(userId, 'limit:reached', counted.reached);
-      throw new AppError('limit_reached', { detail: `${counted.reached.used}/${counted.reached.limit}` });
-    }
-    const created = given
-      ? null
-      : await chatSessions.create(userId, null, input.personality ?? 'default', COMMITTED);
-    let session: ChatSession = given ?? (created as ChatSession);
-    const previous = await messages.recent(userId, session.sessionId, 4);
+    const given = input.sessionId ? await chatSessions.ownState(userId, input.sessionId) : null;
+    const quotaTicket = await quota.ticket(userId);
+    if (!quotaTicket.open) return refuse(userId, quotaTicket.reached);
+    const { session, record: newSession } = given
+      ? { session: given.session, record: undefined }
+      : chatSessions.draft(userId, input.personality ?? 'default');
+    // What the engine is asked with; a new session's is known without reading: no messages, no context.
+    const context: ReplyContext = given
+      ? { recent: await recentForReply(messages, userId, session.sessionId), state: given }
+      : { recent: [], state: { session, titleSource: null, context: null, emotionScores: {} } };
     const language: Language =
       languageSignal(input.message) ??
-      previous.filter((m) => m.role === 'user').at(-1)?.language ??
+      context.recent.filter((m) => m.role === 'user').at(-1)?.language ??
       (await deps.preferredLanguage?.(userId)) ??
       DEFAULT_LANGUAGE;
     const createdAt = deps.clock().toISOString();
@@ -209,10 +245,9 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       voiceId: input.voiceId ?? null,
       avatarId: input.avatarId ?? null,
     };
-    // The reply's row is stored with the message (unless it is a duplicate): one commit and one
-    // wait for the disk for both, so the reply can stream as soon as the ack has left; and the
-    // engine is asked now, to write while the message is stored (issue 14). Nothing of the reply
-    // leaves before the ack (C-1); should the reply not start after all, the engine is stopped.
+    // The reply's row is stored with the message (unless it is a duplicate), so the reply can
+    // stream as soon as the ack has left; its engine is asked now. Nothing of the reply leaves
+    // before the ack (C-1); should the reply not start after all, the engine is stopped.
     const options = await speaker(userId, replyOptions(input, session));
     const controller = new AbortController();
     const reply = prepareReply(runDeps, {
@@ -220,40 +255,50 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       userMessage,
       personality: options.personality,
       signal: controller.signal,
+      known: context,
     });
     reply.catch(() => undefined); // awaited by the run
     const row: NewReply = { replyId: deps.newId(), options, prepared: { reply, controller } };
     try {
-      // The message, its reply's row and its session's touch are written in one turn: one group
-      // commit. Should the insert turn out a duplicate (a concurrent send with the same
-      // clientMessageId), the session was touched by that send anyway.
-      const touched = sessions.update(userId, session.sessionId, { updatedAt: createdAt }, COMMITTED);
-      touched.catch(() => undefined); // awaited below, unless the insert failed first
-      const inserted = await messages.insert(userMessage, {
-        ...COMMITTED,
-        reply: replyRow({ ...row, userId, userMessage }, createdAt),
-      });
-      // The session's personality is left as it is: only POST /personality changes it (C-14).
-      session = (await touched) ?? session;
+      const written = await deps.sends.store(
+        {
+          message: userMessage,
+          reply: replyRow({ ...row, userId, userMessage }, createdAt),
+          count: quotaTicket.count,
+          ...(newSession ? { newSession } : {}),
+        },
+        COMMITTED,
+      );
+      if (written.kind === 'stored') row.settled = starting(written.message._id);
+      else controller.abort();
+      if (written.kind === 'refused') return refuse(userId, quotaTicket.refused(written.usage));
+      if (written.kind === 'no-session')
+        throw new AppError('not_found', { detail: `session ${session.sessionId}` });
+      // A duplicate's original may be committed and not on disk yet: answered once it is.
       await deps.synced();
+      if (written.kind === 'duplicate') return stored(userId, written.message);
       await ownTurn();
-      if (created) chatSessions.announceCreated(userId, created);
-      if (inserted.duplicate) {
-        controller.abort();
-        return stored(userId, inserted.message);
-      }
+      // The session's personality is left as it is: only POST /personality changes it (C-14).
+      if (newSession) chatSessions.announceCreated(userId, written.session);
       publisher.toSession(
-        session.sessionId,
+        written.session.sessionId,
         'chat:message',
-        { message: inserted.message },
+        { message: written.message },
         { exceptSocketId: originSocketId },
       );
-      publisher.toUser(userId, 'usage:updated', counted.usage);
-      return { message: inserted.message, session, duplicate: false, row };
+      publisher.toUser(userId, 'usage:updated', quotaTicket.counted(written.usage));
+      return { message: written.message, session: written.session, duplicate: false, row };
     } catch (error) {
       controller.abort();
+      row.settled?.();
       throw error;
     }
+  }
+
+  /** The month is full: the user's sockets are told, and the send fails with nothing stored (L-3). */
+  function refuse(userId: string, reached: ServerPayload<'limit:reached'>): never {
+    publisher.toUser(userId, 'limit:reached', reached);
+    throw new AppError('limit_reached', { detail: `${reached.used}/${reached.limit}` });
   }
 
   /** What a send asks of its reply: the send's personality, else the session's (C-14). */
@@ -291,6 +336,9 @@ export function createSubmitService(deps: SubmitServiceDeps) {
   ): Promise<ReplyHandle> {
     const { message } = sent;
     if (sent.row) return startStored(userId, message, sent.row, acked);
+    // The original send may have stored it a moment ago, its reply not registered yet: its row
+    // is not one a crash left.
+    await registering.get(message._id);
     const flying = await replies.find(message._id);
     if (flying) return { ...flying, alreadyStored: false };
     const previous = await messages.findReplyTo(userId, message._id);
@@ -360,12 +408,16 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     async submit(userId: string, input: SubmitInput, options: SubmitOptions = {}): Promise<Submitted> {
       const { row, ...sent } = await store(userId, input, options.originSocketId);
       try {
-        await options.onStored?.(sent);
-      } catch (error) {
-        if (row) await dropReply(userId, row);
-        throw error;
+        try {
+          await options.onStored?.(sent);
+        } catch (error) {
+          if (row) await dropReply(userId, row);
+          throw error;
+        }
+        return { ...sent, reply: await ensureReply(userId, { ...sent, row }, input, options.acked) };
+      } finally {
+        row?.settled?.();
       }
-      return { ...sent, reply: await ensureReply(userId, { ...sent, row }, input, options.acked) };
     },
   };
 }

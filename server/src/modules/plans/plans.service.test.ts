@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publisher } from '../../realtime/publisher.ts';
 import { openStorage } from '../../storage/index.ts';
-import type { Storage } from '../../storage/types.ts';
+import type { SendWrite, Storage } from '../../storage/types.ts';
 import { createPlansService } from './plans.service.ts';
 
 let dir: string;
@@ -31,6 +31,36 @@ const user = (id: string, language: 'es' | 'en' = 'es', role: 'user' | 'admin' =
     createdAt: now.toISOString(),
   });
 
+/** A message counted in its own write, as a send stores one (SendWrite), in a new session. */
+let sent = 0;
+function countOne(userId: string, count: SendWrite['count']) {
+  const at = now.toISOString();
+  const sessionId = `${userId}-session-${++sent}`;
+  const message = (id: string, role: 'user' | 'assistant') => ({
+    _id: id,
+    sessionId,
+    userId,
+    role,
+    content: role === 'user' ? 'hola' : '',
+    createdAt: at,
+    clientMessageId: null,
+    replyTo: null,
+    emotion: null,
+    emotionAnalysis: null,
+    language: 'es' as const,
+    userLanguage: 'es' as const,
+    personality: null,
+    audioUrl: null,
+    isComplete: role === 'user',
+  });
+  return storage.sends.store({
+    message: message(`${sessionId}-m`, 'user'),
+    reply: { ...message(`${sessionId}-r`, 'assistant'), replyTo: `${sessionId}-m` },
+    count,
+    newSession: { sessionId, userId, title: null, personality: 'default', createdAt: at, updatedAt: at },
+  });
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'alma-plans-'));
   storage = await openStorage({ dataDir: dir });
@@ -48,16 +78,31 @@ afterAll(async () => {
 });
 
 describe('plans service', () => {
-  it('L-3 the quota counts up to the cap, then says so in the user’s stored language', async () => {
+  it('L-3 the quota opens a ticket while the month is under the cap, then says so in the user’s stored language', async () => {
     await user('sam', 'en');
-    expect(await plans.quota.tryCount('sam')).toEqual({
-      counted: true,
-      usage: { messagesThisMonth: 1, messagesLimit: 1, voiceMinutesThisMonth: 0, voiceMinutesLimit: 30 },
+    const first = await plans.quota.ticket('sam');
+    if (!first.open) throw new Error('the first message of the month is refused');
+    expect(first.count).toEqual({ period: '2026-11', limit: 1 });
+    const written = await countOne('sam', first.count);
+    expect(written.kind).toBe('stored');
+    if (written.kind !== 'stored') return;
+    expect(first.counted(written.usage)).toEqual({
+      messagesThisMonth: 1,
+      messagesLimit: 1,
+      voiceMinutesThisMonth: 0,
+      voiceMinutesLimit: 30,
     });
-    expect(await plans.quota.tryCount('sam')).toEqual({
-      counted: false,
-      reached: { kind: 'messages', used: 1, limit: 1, message: "You've reached your plan's message limit." },
-    });
+    const reached = {
+      kind: 'messages',
+      used: 1,
+      limit: 1,
+      message: "You've reached your plan's message limit.",
+    };
+    expect(await plans.quota.ticket('sam')).toEqual({ open: false, reached });
+    // A send that took its ticket before the month filled up is refused by its own write.
+    const late = await countOne('sam', first.count);
+    expect(late.kind).toBe('refused');
+    if (late.kind === 'refused') expect(first.refused(late.usage)).toEqual(reached);
   });
 
   it('L-1 paid plans keep PLAN_TABLE limits; the override only touches the free plan', () => {
@@ -69,7 +114,8 @@ describe('plans service', () => {
   it('L-4 an admin reset tells the target user’s sockets the new usage', async () => {
     await user('ana');
     await user('root', 'es', 'admin');
-    await plans.quota.tryCount('ana');
+    const ticket = await plans.quota.ticket('ana');
+    if (ticket.open) await countOne('ana', ticket.count);
     published.length = 0;
     const reset = await plans.resetUsage('root', 'ana');
     expect(reset.userId).toBe('ana');

@@ -11,14 +11,8 @@ import {
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/ids.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type {
-  UsageRecord,
-  UsageRepository,
-  UserRecord,
-  UserRepository,
-  WriteOptions,
-} from '../../storage/types.ts';
-import type { MessageQuota, QuotaResult } from '../chat/submit.service.ts';
+import type { UsageRecord, UsageRepository, UserRecord, UserRepository } from '../../storage/types.ts';
+import type { MessageQuota, QuotaTicket } from '../chat/submit.service.ts';
 import { periodEnd, usagePeriod } from './period.ts';
 import { buildSubscriptionLimits, NO_UPLOADS, type UploadUsage } from './subscription-limits.ts';
 
@@ -93,25 +87,32 @@ export function createPlansService(deps: PlansServiceDeps) {
     voiceMinutesLimit: s.limits.voiceMinutes,
   });
 
-  /** The chat's quota (SPEC.md L-3): one stored user message counts one, refused at the cap. */
+  /**
+   * The chat's quota (SPEC.md L-3): one stored user message counts one, refused at the cap. The
+   * month is read here; the count itself is taken in the message's own write (SendWrite).
+   */
   const quota: MessageQuota = {
-    async tryCount(userId: string, options?: WriteOptions): Promise<QuotaResult> {
+    async ticket(userId: string): Promise<QuotaTicket> {
       const user = await userOf(userId);
       const limits = limitsFor(user.plan);
       const at = clock();
-      const result = await usage.tryCountMessage(userId, usagePeriod(at), limits.messages, options);
-      if (!result.counted) {
-        return {
-          counted: false,
-          reached: {
-            kind: 'messages',
-            used: result.usage.messages,
-            limit: limits.messages ?? 0,
-            message: errorMessage(user.language, 'limit_reached'),
-          },
-        };
+      const period = usagePeriod(at);
+      const reached = (used: number) => ({
+        kind: 'messages' as const,
+        used,
+        limit: limits.messages ?? 0,
+        message: errorMessage(user.language, 'limit_reached'),
+      });
+      if (limits.messages !== null) {
+        const used = (await usage.get(userId, period)).messages;
+        if (used >= limits.messages) return { open: false, reached: reached(used) };
       }
-      return { counted: true, usage: usageEvent(summaryOf(user.plan, result.usage, at)) };
+      return {
+        open: true,
+        count: { period, limit: limits.messages },
+        counted: (counted) => usageEvent(summaryOf(user.plan, counted, at)),
+        refused: (counted) => reached(counted.messages),
+      };
     },
   };
 

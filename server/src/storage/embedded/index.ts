@@ -7,13 +7,14 @@ import { createGroupCommit } from './group-commit.ts';
 import { createIdentityRepository } from './identities.ts';
 import { createKnownDeviceRepository } from './known-devices.ts';
 import { migrate } from './migrations.ts';
-import { createMessageRepository } from './messages.ts';
+import { createMessageRepository, messageRows } from './messages.ts';
 import { createOneTimeTokenRepository } from './one-time-tokens.ts';
 import { createRefreshTokenRepository } from './refresh-tokens.ts';
-import { createSessionRepository } from './sessions.ts';
+import { createSendRepository } from './sends.ts';
+import { createSessionRepository, sessionRows } from './sessions.ts';
 import { prepare } from './sql.ts';
 import { watchWalChanges } from './wal-changes.ts';
-import { createUsageRepository } from './usage.ts';
+import { createUsageRepository, usageRows } from './usage.ts';
 import { createUserRepository } from './users.ts';
 
 /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
@@ -49,15 +50,22 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
   const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
   const writes = createGroupCommit(db, wal ? { sync: wal.sync } : {});
   const walChanges = watchWalChanges(file);
+  // The statements a send's one write shares with the repositories (sends.ts).
+  const rows = {
+    usage: usageRows(db, writes.atomic),
+    sessions: sessionRows(db, writes.atomic),
+    messages: messageRows(db, writes.atomic),
+  };
   return {
     kind: 'embedded',
     users: createUserRepository(db, writes),
     refreshTokens: createRefreshTokenRepository(db, writes),
-    sessions: createSessionRepository(db, writes, walChanges),
-    messages: createMessageRepository(db, writes),
+    sessions: createSessionRepository(db, rows.sessions, writes, walChanges),
+    messages: createMessageRepository(db, rows.messages, writes),
     oneTimeTokens: createOneTimeTokenRepository(db, writes),
     identities: createIdentityRepository(db, writes),
-    usage: createUsageRepository(db, writes),
+    usage: createUsageRepository(rows.usage, writes),
+    sends: createSendRepository(writes, rows),
     customVoices: createCustomVoiceRepository(db, writes),
     customAvatars: createCustomAvatarRepository(db, writes),
     knownDevices: createKnownDeviceRepository(db, writes),

@@ -35,10 +35,8 @@ const storedFromRow = (row: unknown): StoredMessage =>
 
 const fromOptionalRow = (row: unknown): Message | null => (row === undefined ? null : fromRow(row));
 
-export function createMessageRepository(
-  db: Database.Database,
-  { write, atomic }: GroupCommit,
-): MessageRepository {
+/** A message's statements a send's one write shares (sends.ts), synchronous. */
+export function messageRows(db: Database.Database, atomic: GroupCommit['atomic']) {
   // The conflict target names the partial unique index, so only a repeated client id is skipped;
   // a repeated _id is a caller bug and still throws.
   const insert = prepare(
@@ -55,6 +53,44 @@ export function createMessageRepository(
     db,
     `SELECT ${COLUMNS} FROM messages WHERE user_id = @userId AND client_message_id = @clientMessageId`,
   );
+  const insertRow = (message: NewMessage) => {
+    const record = NewMessageSchema.parse(message);
+    const { changes } = insert.run({
+      ...record,
+      emotionAnalysis: record.emotionAnalysis === null ? null : JSON.stringify(record.emotionAnalysis),
+      isComplete: toInteger(record.isComplete),
+      gesture: record.gesture ?? null,
+      voiceId: record.voiceId ?? null,
+      avatarId: record.avatarId ?? null,
+    });
+    return { changes, record };
+  };
+  // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
+  // one that won, even with another process writing; a reply's row is stored with a new message.
+  const insertOnce = atomic((message: NewMessage, reply: NewMessage | undefined) => {
+    const { changes, record } = insertRow(message);
+    if (changes === 1) {
+      if (reply) insertRow(reply);
+      return { message: MessageSchema.parse(record), duplicate: false };
+    }
+    const existing = fromOptionalRow(
+      byClientId.get({ userId: message.userId, clientMessageId: message.clientMessageId }),
+    );
+    if (existing === null) throw new Error(`message ${message._id} was neither stored nor found`);
+    return { message: existing, duplicate: true };
+  });
+  const findByClientId = (userId: string, clientMessageId: string) =>
+    fromOptionalRow(byClientId.get({ userId, clientMessageId }));
+  return { insert: insertOnce, findByClientId };
+}
+
+export type MessageRows = ReturnType<typeof messageRows>;
+
+export function createMessageRepository(
+  db: Database.Database,
+  rows: MessageRows,
+  { write, atomic }: GroupCommit,
+): MessageRepository {
   const replyTo = prepare(
     db,
     `SELECT ${COLUMNS} FROM messages WHERE user_id = @userId AND reply_to = @messageId
@@ -110,32 +146,6 @@ export function createMessageRepository(
       .map(fromRow)
       .reverse();
 
-  const insertRow = (message: NewMessage) => {
-    const record = NewMessageSchema.parse(message);
-    const { changes } = insert.run({
-      ...record,
-      emotionAnalysis: record.emotionAnalysis === null ? null : JSON.stringify(record.emotionAnalysis),
-      isComplete: toInteger(record.isComplete),
-      gesture: record.gesture ?? null,
-      voiceId: record.voiceId ?? null,
-      avatarId: record.avatarId ?? null,
-    });
-    return { changes, record };
-  };
-  // Insert-or-read in one transaction, so the message returned as the duplicate's original is the
-  // one that won, even with another process writing; a reply's row is stored with a new message.
-  const insertOnce = atomic((message: NewMessage, reply: NewMessage | undefined) => {
-    const { changes, record } = insertRow(message);
-    if (changes === 1) {
-      if (reply) insertRow(reply);
-      return { message: MessageSchema.parse(record), duplicate: false };
-    }
-    const existing = fromOptionalRow(
-      byClientId.get({ userId: message.userId, clientMessageId: message.clientMessageId }),
-    );
-    if (existing === null) throw new Error(`message ${message._id} was neither stored nor found`);
-    return { message: existing, duplicate: true };
-  });
   const updateAndRead = atomic((userId: string, messageId: string, reply: ReplyPatch) => {
     const patch = ReplyPatchSchema.parse(reply);
     const { changes } = updateReply.run({
@@ -159,10 +169,10 @@ export function createMessageRepository(
 
   return {
     async insert(message, options) {
-      return write(() => insertOnce(message, options?.reply), options);
+      return write(() => rows.insert(message, options?.reply), options);
     },
     async findByClientMessageId(userId, clientMessageId) {
-      return fromOptionalRow(byClientId.get({ userId, clientMessageId }));
+      return rows.findByClientId(userId, clientMessageId);
     },
     async findReplyTo(userId, messageId) {
       return fromOptionalRow(replyTo.get({ userId, messageId }));

@@ -73,18 +73,70 @@ function stateFromRow(row: unknown): SessionState {
   };
 }
 
-export function createSessionRepository(
-  db: Database.Database,
-  { write, atomic }: GroupCommit,
-  /** Whether anything was committed since (the file's WAL-index header); null: ask every time. */
-  walChanges: WalChanges | null = null,
-): SessionRepository {
+/** A session's statements a send's one write shares (sends.ts), synchronous. */
+export function sessionRows(db: Database.Database, atomic: GroupCommit['atomic']) {
   const insert = prepare(
     db,
     `INSERT INTO sessions (session_id, user_id, title, personality, created_at, updated_at, title_source)
      VALUES (@sessionId, @userId, @title, @personality, @createdAt, @updatedAt, @titleSource)`,
   );
   const find = prepare(db, `${SELECT} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
+  // One statement for any patch: an absent field binds NULL and keeps its value. Fields that may
+  // be set to NULL on purpose need a flag.
+  const update = prepare(
+    db,
+    `UPDATE sessions SET
+       title = iif(@setTitle, @title, title),
+       title_source = iif(@setTitleSource, @titleSource, title_source),
+       personality = coalesce(@personality, personality),
+       updated_at = coalesce(@updatedAt, updated_at),
+       context = coalesce(@context, context),
+       emotion_scores = coalesce(@emotionScores, emotion_scores),
+       dominant_emotion = iif(@setDominantEmotion, @dominantEmotion, dominant_emotion)
+     WHERE session_id = @sessionId AND user_id = @userId`,
+  );
+  const findSession = (userId: string, sessionId: string) => {
+    const row = find.get({ userId, sessionId });
+    return row === undefined ? null : fromRow(row);
+  };
+  const flag = (value: unknown) => (value === undefined ? 0 : 1);
+  const updateAndRead = atomic((userId: string, sessionId: string, input: SessionPatch) => {
+    const patch = SessionPatchSchema.parse(input);
+    const { changes } = update.run({
+      userId,
+      sessionId,
+      setTitle: flag(patch.title),
+      title: patch.title ?? null,
+      setTitleSource: flag(patch.titleSource),
+      titleSource: patch.titleSource ?? null,
+      personality: patch.personality ?? null,
+      updatedAt: patch.updatedAt ?? null,
+      context: patch.context === undefined ? null : JSON.stringify(patch.context),
+      emotionScores: patch.emotionScores === undefined ? null : JSON.stringify(patch.emotionScores),
+      setDominantEmotion: flag(patch.dominantEmotion),
+      dominantEmotion: patch.dominantEmotion ?? null,
+    });
+    return changes === 0 ? null : findSession(userId, sessionId);
+  });
+
+  // Rows only through their schema (records.ts): a bad record throws before anything is written.
+  const create = (input: SessionRecord): ChatSession => {
+    const session = SessionRecordSchema.parse(input);
+    insert.run({ ...session, titleSource: session.titleSource ?? null });
+    return toChatSession(session, 0);
+  };
+  return { create, find: findSession, update: updateAndRead };
+}
+
+export type SessionRows = ReturnType<typeof sessionRows>;
+
+export function createSessionRepository(
+  db: Database.Database,
+  rows: SessionRows,
+  { write }: GroupCommit,
+  /** Whether anything was committed since (the file's WAL-index header); null: ask every time. */
+  walChanges: WalChanges | null = null,
+): SessionRepository {
   const findState = prepare(db, `${SELECT_STATE} WHERE s.session_id = @sessionId AND s.user_id = @userId`);
   // The list comes back as one JSON array in one row: libsql builds a JS object per row through
   // native calls, which cost more than the query (issue 14). Exactly the fields of a ChatSession.
@@ -116,55 +168,15 @@ export function createSessionRepository(
       readRecord(StoredChatSessionSchema, 'sessions', row),
     );
   };
-  // One statement for any patch: an absent field binds NULL and keeps its value. Fields that may
-  // be set to NULL on purpose need a flag.
-  const update = prepare(
-    db,
-    `UPDATE sessions SET
-       title = iif(@setTitle, @title, title),
-       title_source = iif(@setTitleSource, @titleSource, title_source),
-       personality = coalesce(@personality, personality),
-       updated_at = coalesce(@updatedAt, updated_at),
-       context = coalesce(@context, context),
-       emotion_scores = coalesce(@emotionScores, emotion_scores),
-       dominant_emotion = iif(@setDominantEmotion, @dominantEmotion, dominant_emotion)
-     WHERE session_id = @sessionId AND user_id = @userId`,
-  );
   // Its messages go with it (ON DELETE CASCADE).
   const remove = prepare(db, 'DELETE FROM sessions WHERE session_id = @sessionId AND user_id = @userId');
 
-  const findSession = (userId: string, sessionId: string) => {
-    const row = find.get({ userId, sessionId });
-    return row === undefined ? null : fromRow(row);
-  };
-  const flag = (value: unknown) => (value === undefined ? 0 : 1);
-  const updateAndRead = atomic((userId: string, sessionId: string, input: SessionPatch) => {
-    const patch = SessionPatchSchema.parse(input);
-    const { changes } = update.run({
-      userId,
-      sessionId,
-      setTitle: flag(patch.title),
-      title: patch.title ?? null,
-      setTitleSource: flag(patch.titleSource),
-      titleSource: patch.titleSource ?? null,
-      personality: patch.personality ?? null,
-      updatedAt: patch.updatedAt ?? null,
-      context: patch.context === undefined ? null : JSON.stringify(patch.context),
-      emotionScores: patch.emotionScores === undefined ? null : JSON.stringify(patch.emotionScores),
-      setDominantEmotion: flag(patch.dominantEmotion),
-      dominantEmotion: patch.dominantEmotion ?? null,
-    });
-    return changes === 0 ? null : findSession(userId, sessionId);
-  });
-
   return {
     async create(input, options) {
-      const session = SessionRecordSchema.parse(input);
-      await write(() => insert.run({ ...session, titleSource: session.titleSource ?? null }), options);
-      return toChatSession(session, 0);
+      return write(() => rows.create(input), options);
     },
     async find(userId, sessionId) {
-      return findSession(userId, sessionId);
+      return rows.find(userId, sessionId);
     },
     async state(userId, sessionId) {
       const row = findState.get({ userId, sessionId });
@@ -200,7 +212,7 @@ export function createSessionRepository(
       return sessions;
     },
     async update(userId, sessionId, patch, options) {
-      return write(() => updateAndRead(userId, sessionId, patch), options);
+      return write(() => rows.update(userId, sessionId, patch), options);
     },
     async delete(userId, sessionId) {
       return (await write(() => remove.run({ userId, sessionId }))).changes === 1;

@@ -5,10 +5,8 @@ import type { UsageRecord, UsageRepository } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { prepare } from './sql.ts';
 
-export function createUsageRepository(
-  db: Database.Database,
-  { write, atomic }: GroupCommit,
-): UsageRepository {
+/** The usage table's statements, synchronous: the repository's, and a send's one write (sends.ts). */
+export function usageRows(db: Database.Database, atomic: GroupCommit['atomic']) {
   const read = prepare(
     db,
     `SELECT messages, voice_seconds AS voiceSeconds FROM usage
@@ -48,6 +46,20 @@ export function createUsageRepository(
   });
 
   return {
+    get,
+    tryCount,
+    addVoiceSeconds,
+    reset: (userId: string, period: string) => void reset.run({ userId, period }),
+  };
+}
+
+export type UsageRows = ReturnType<typeof usageRows>;
+
+export function createUsageRepository(
+  { get, tryCount, addVoiceSeconds, reset }: UsageRows,
+  { write }: GroupCommit,
+): UsageRepository {
+  return {
     async get(userId, period) {
       return get(userId, period);
     },
@@ -60,7 +72,7 @@ export function createUsageRepository(
       return write(() => addVoiceSeconds(userId, period, seconds));
     },
     async reset(userId, period) {
-      await write(() => reset.run({ userId, period }));
+      await write(() => reset(userId, period));
     },
   };
 }

@@ -8,6 +8,7 @@ import { createKnownDeviceRepository, type KnownDeviceDocument } from './known-d
 import { createMessageRepository, type MessageDocument } from './messages.ts';
 import { createOneTimeTokenRepository, type OneTimeTokenDocument } from './one-time-tokens.ts';
 import { createRefreshTokenRepository, type RefreshTokenDocument } from './refresh-tokens.ts';
+import { createSendRepository } from './sends.ts';
 import { createSessionRepository, type SessionDocument } from './sessions.ts';
 import { createUsageRepository, type UsageDocument } from './usage.ts';
 import { createUserRepository, type UserDocument } from './users.ts';
@@ -82,16 +83,20 @@ export async function openMongoStorage({ uri, dbName }: { uri: string; dbName?: 
  */
 export function mongoStorageOf(client: MongoClient, db: Db): Storage {
   const messages = db.collection<MessageDocument>('messages');
+  const chat = {
+    sessions: createSessionRepository(db.collection<SessionDocument>('sessions'), messages),
+    messages: createMessageRepository(messages),
+    usage: createUsageRepository(db.collection<UsageDocument>('usage')),
+  };
   let closed = false;
   return {
     kind: 'mongodb',
     users: createUserRepository(db.collection<UserDocument>('users')),
     refreshTokens: createRefreshTokenRepository(db.collection<RefreshTokenDocument>('refreshTokens')),
-    sessions: createSessionRepository(db.collection<SessionDocument>('sessions'), messages),
-    messages: createMessageRepository(messages),
+    ...chat,
+    sends: createSendRepository(chat),
     oneTimeTokens: createOneTimeTokenRepository(db.collection<OneTimeTokenDocument>('oneTimeTokens')),
     identities: createIdentityRepository(db.collection<IdentityDocument>('identities')),
-    usage: createUsageRepository(db.collection<UsageDocument>('usage')),
     customVoices: createCustomVoiceRepository(db.collection<CustomVoiceDocument>('customVoices')),
     customAvatars: createCustomAvatarRepository(db.collection<CustomAvatarDocument>('customAvatars')),
     knownDevices: createKnownDeviceRepository(db.collection<KnownDeviceDocument>('knownDevices')),
