@@ -58,12 +58,13 @@ export function languageSignal(text: string): Language | null {
   }
 
   const letters = (text.match(/\p{L}/gu) ?? []).length;
-  if (letters >= FRANC_MIN_LETTERS) {
+  // Worth two common words: strong on sentences, but the word lists catch short English lines
+  // that franc reads as Spanish. Trigrams on a short line are a weak signal: one common word's worth.
+  const weight = letters >= FRANC_FULL_LETTERS ? 2 : 1;
+  // franc is most of this function's time (issue 14: ~13 ms of main thread in a burst of 200
+  // sends): asked only when its vote could still decide, or flip, the words' verdict.
+  if (letters >= FRANC_MIN_LETTERS && Math.abs(score) <= weight) {
     const guess = franc(text, { only: ['spa', 'eng'], minLength: 1 });
-    // Worth two common words: strong on sentences, but the word lists catch short English lines
-    // that franc reads as Spanish.
-    // Trigrams on a short line are a weak signal: one common word's worth.
-    const weight = letters >= FRANC_FULL_LETTERS ? 2 : 1;
     if (guess === 'spa') score += weight;
     if (guess === 'eng') score -= weight;
   }
