@@ -43,6 +43,7 @@ import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts'
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { SPOKEN_REPLY } from './support/scripted-engine.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? (QUICK ? '1,10' : '1,50,200'))
   .split(',')
@@ -117,6 +118,8 @@ interface LevelResult {
   mainOfDirect: number;
   /** Median over the rounds of the main thread's CPU ÷ sessions. */
   mainPerReplyMs: number;
+  /** The same of the time the main thread waited for a core while ready to run. */
+  mainWaitPerReplyMs: number;
   /** Direct speech, ms of CPU (a reply, its first clause): the mean of before and after a round, median over the rounds. */
   directReplyMs: number;
   directFirstClauseMs: number;
@@ -148,6 +151,7 @@ async function runLevel(
   const cpuPerReply: number[] = [];
   const cpuOfDirect: number[] = [];
   const mainPerReply: number[] = [];
+  const mainWaitPerReply: number[] = [];
   const mainOfDirect: number[] = [];
   const directReplyMs: number[] = [];
   const directFirstClauseMs: number[] = [];
@@ -158,6 +162,7 @@ async function runLevel(
     const before = measureDirect?.();
     const cpuBefore = await server.cpuUs();
     const mainBefore = server.mainThreadUs();
+    const waitBefore = server.mainThreadWaitUs();
     const roundTraces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
       Promise.all(
         sockets.map((socket, i) =>
@@ -167,6 +172,7 @@ async function runLevel(
     );
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
     const mainMs = (server.mainThreadUs() - mainBefore) / 1000;
+    const waitMs = (server.mainThreadWaitUs() - waitBefore) / 1000;
     traces.push(...roundTraces);
     const after = measureDirect?.();
     const direct = before && after && { of: (text: string) => (before.of(text) + after.of(text)) / 2 };
@@ -180,6 +186,7 @@ async function runLevel(
       : 0;
     cpuOfDirect.push(voicedDirectMs > 0 ? cpuMs / voicedDirectMs : Number.NaN);
     mainPerReply.push(mainMs / sessions);
+    mainWaitPerReply.push(waitMs / sessions);
     mainOfDirect.push(voicedDirectMs > 0 ? mainMs / voicedDirectMs : Number.NaN);
   }
   const allDoneMs = (performance.now() - started) / rounds;
@@ -218,6 +225,7 @@ async function runLevel(
     cpuPerReplyMs: median(cpuPerReply),
     cpuOfDirect: median(cpuOfDirect),
     mainPerReplyMs: median(mainPerReply),
+    mainWaitPerReplyMs: median(mainWaitPerReply),
     mainOfDirect: median(mainOfDirect),
     directReplyMs: median(directReplyMs),
     directFirstClauseMs: median(directFirstClauseMs),
@@ -236,6 +244,7 @@ const maxSessions = Math.max(...LEVELS);
 const almaProcess = (label: string, inline: boolean) =>
   startServerProcess(ALMA_CHILD, {
     label,
+    nodeFlags: SERVER_NODE_FLAGS,
     env: {
       BENCH_SCRIPTED_REPLY: SPOKEN_REPLY,
       BENCH_SPEECH_INLINE: inline ? '1' : '0',
@@ -379,8 +388,9 @@ try {
         (i ? `, speech on the event loop ${i.replies} in ${fmt(i.allDoneMs / 1000, 2)} s` : '') +
         `, bare ${b.replies} in ${fmt(b.allDoneMs / 1000, 2)} s\n` +
         `    CPU per reply: alma ${fmt(a.cpuPerReplyMs)} ms (×${fmt(a.cpuOfDirect, 2)} of direct), of it the main ` +
-        `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}) and the other threads ` +
-        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms\n` +
+        `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}; it waited ${fmt(a.mainWaitPerReplyMs)} ms more ` +
+        `for a core) and the other threads ` +
+        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms (waiting ${fmt(b.mainWaitPerReplyMs)} ms)\n` +
         `    lateness p99 by delta: alma first ${fmt(a.latenessByIndex.first, 0)} ms, 2nd–10th ` +
         `${fmt(a.latenessByIndex.early, 0)} ms, later ${fmt(a.latenessByIndex.later, 0)} ms; ` +
         `${fmt(a.lateShare * 100, 1)} % of deltas over 100 ms late (bare ${fmt(b.lateShare * 100, 1)} %)`,

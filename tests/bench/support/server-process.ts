@@ -20,6 +20,11 @@ export interface ServerProcess {
    * `/proc/<pid>/task/<pid>/schedstat` (nanoseconds on a core); NaN where there is no /proc.
    */
   mainThreadUs(): number;
+  /**
+   * How long the main thread has waited so far for a core while ready to run (the run queue), µs:
+   * the second field of the same schedstat; NaN where there is no /proc.
+   */
+  mainThreadWaitUs(): number;
   profile<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -28,7 +33,8 @@ type Request = ParentMessage extends infer M ? (M extends { id: number } ? Omit<
 
 export async function startServerProcess(
   script: URL,
-  options: { env?: Record<string, string>; label?: string } = {},
+  /** `nodeFlags`: Node's own flags for the child (Alma's: SERVER_NODE_FLAGS, as it ships). */
+  options: { env?: Record<string, string>; label?: string; nodeFlags?: readonly string[] } = {},
 ): Promise<ServerProcess> {
   const label = options.label ?? 'server';
   const child = fork(script, [], {
@@ -37,6 +43,7 @@ export async function startServerProcess(
     // BENCH_CPU_PROF=<dir>: node's own profiler on every thread of the child (one file each,
     // workers included), written when it exits.
     execArgv: [
+      ...(options.nodeFlags ?? []),
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
@@ -71,14 +78,8 @@ export async function startServerProcess(
       const answer = await ask({ type: 'cpu' });
       return answer.type === 'cpu' ? answer.us : Number.NaN;
     },
-    mainThreadUs: () => {
-      try {
-        const onCpuNs = readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').split(' ')[0];
-        return Number(onCpuNs) / 1000;
-      } catch {
-        return Number.NaN;
-      }
-    },
+    mainThreadUs: () => schedstat(child.pid, 0),
+    mainThreadWaitUs: () => schedstat(child.pid, 1),
     profile: async (name, work) => {
       if (!profileDir) return work();
       mkdirSync(profileDir, { recursive: true });
@@ -95,4 +96,13 @@ export async function startServerProcess(
       await exited;
     },
   };
+}
+
+/** A field of the main thread's `/proc/<pid>/task/<pid>/schedstat` (ns) in µs; NaN without /proc. */
+function schedstat(pid: number | undefined, field: 0 | 1): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[field]) / 1000;
+  } catch {
+    return Number.NaN;
+  }
 }
