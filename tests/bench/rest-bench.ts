@@ -18,6 +18,7 @@ import { apiClient, registerUser } from '../fixtures/api.ts';
 import { httpLoad } from './support/http-load.ts';
 import { fmt, machine, median, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS) || (QUICK ? 1500 : 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || (QUICK ? 1 : 5);
@@ -40,6 +41,7 @@ async function cpuPerRequest(
 }
 
 const alma = await startServerProcess(ALMA_CHILD, {
+  nodeFlags: SERVER_NODE_FLAGS,
   label: 'alma-rest',
   env: {
     BENCH_ALMA_ENV: JSON.stringify({

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 
 export interface OwnServer {
   url: string;
@@ -20,7 +21,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   const port = Number(process.env.E2E_PORT ?? 3199) + 100;
   const url = `http://localhost:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'alma-e2e-own-'));
-  const child = spawn(process.execPath, ['server/dist/server.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/dist/server.js'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from '../../scripts/system-packages.mjs';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 import { wavOf } from './wav.ts';
 
 /**
@@ -80,7 +81,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node server/dist/server.js',
+    command: ['node', ...SERVER_NODE_FLAGS, 'server/dist/server.js'].join(' '),
     cwd: root,
     url: `http://localhost:${PORT}/health`,
     reuseExistingServer: false,
