@@ -67,6 +67,23 @@ describe("L-3, C-2 a send's one write: counted, stored and touched together, or 
 });
 
 describe('C-1 a send is acknowledged once its writes are on disk', () => {
+  it('a resend is answered once what it found is on disk: its original may not be yet (C-2)', async () => {
+    const first = await chat.submit(userId, { message: 'Hola', clientMessageId: 'c-resend' });
+    await first.reply.done;
+    let sync = () => {};
+    const onDisk = new Promise<void>((resolve) => (sync = resolve));
+    const again = build({ storage: { ...storage, synced: () => onDisk } });
+    let answered = false;
+    const resending = again.submit(userId, { message: 'Hola', clientMessageId: 'c-resend' }).then((sent) => {
+      answered = true;
+      return sent;
+    });
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    sync();
+    expect((await resending).duplicate).toBe(true);
+  });
+
   it('writes the count, the session and the message, waits for the disk once, then announces and acknowledges', async () => {
     let syncs = 0;
     let sync = () => {};

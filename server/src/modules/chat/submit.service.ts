@@ -189,7 +189,9 @@ export function createSubmitService(deps: SubmitServiceDeps) {
   /** How the user message's writes wait: for their commit; `deps.synced()` then for the disk. */
   const COMMITTED: WriteOptions = { synced: false };
 
+  /** A message stored before (C-2). Its original send may have committed it and not be on disk yet: answered once it is. */
   async function stored(userId: string, message: Message): Promise<StoredSend> {
+    await deps.synced();
     return { message, session: await chatSessions.own(userId, message.sessionId), duplicate: true };
   }
 
@@ -274,9 +276,8 @@ export function createSubmitService(deps: SubmitServiceDeps) {
       if (written.kind === 'refused') return refuse(userId, quotaTicket.refused(written.usage));
       if (written.kind === 'no-session')
         throw new AppError('not_found', { detail: `session ${session.sessionId}` });
-      // A duplicate's original may be committed and not on disk yet: answered once it is.
-      await deps.synced();
       if (written.kind === 'duplicate') return stored(userId, written.message);
+      await deps.synced();
       await ownTurn();
       // The session's personality is left as it is: only POST /personality changes it (C-14).
       if (newSession) chatSessions.announceCreated(userId, written.session);
