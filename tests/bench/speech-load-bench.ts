@@ -11,8 +11,10 @@
  *    synthesiser on the event loop (BENCH_INLINE=0 leaves it out) — the "before";
  *  - a bare socket.io server with the same events and fake audio of the sizes Alma sent
  *    (support/bare-socket-child.ts): what the network and socket.io cost;
- *  - espeak-ng and the MP3 encoder called directly on the same clauses (support/direct-speech.ts):
- *    the CPU a spoken reply needs at the least, and the machine's limit for the first audio —
+ *  - espeak-ng and the MP3 encoder called directly on the same clauses (support/direct-speech.ts),
+ *    in a process of their own (support/direct-child.ts: measured in the load generator, they
+ *    left work that ran through the next round and delayed the clients' timestamps): the CPU a
+ *    spoken reply needs at the least, and the machine's limit for the first audio —
  *    the first clause's words (its text time) plus sessions × one first clause's CPU ÷ cores.
  * Each server runs in its own process: its CPU is its own, not the clients'. Figures are printed
  * with ratios; no thresholds. Definitions:
@@ -37,9 +39,8 @@ import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
 import type { Socket } from 'socket.io-client';
 import { registerUser } from '../fixtures/api.ts';
-import { createBuiltinSynthesizer } from '../../server/src/engines/speech/builtin.ts';
 import { DEFAULT_SPEECH_WARM_UP_CLAUSES } from '../../server/src/engines/speech/synthesis-pool.ts';
-import { directSpeech } from './support/direct-speech.ts';
+import { startDirectProcess, type DirectProcess } from './support/direct-process.ts';
 import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts';
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { SPOKEN_REPLY } from './support/scripted-engine.ts';
@@ -98,8 +99,8 @@ async function probe(url: string, token: string): Promise<Chunk[]> {
 interface Direct {
   replyMs: number;
   firstClauseMs: number;
-  /** One clause's CPU, ms. */
-  of(clause: string): number;
+  /** One clause's CPU (ms), if it was among those measured. */
+  of(clause: string): number | undefined;
 }
 
 /**
@@ -166,7 +167,7 @@ async function runLevel(
   sessions: number,
   chunkCount: number,
   label: string,
-  options: { rounds: number; measureDirect?: (() => Direct) | undefined },
+  options: { rounds: number; measureDirect?: ((also?: readonly string[]) => Promise<Direct>) | undefined },
 ): Promise<LevelResult> {
   const { rounds, measureDirect } = options;
   const sockets: Socket[] = await Promise.all(
@@ -176,7 +177,7 @@ async function runLevel(
   for (let round = 0; round < rounds; round++) {
     // CPU time stretches with the machine's load: each round is set against direct speech
     // measured right before it and right after it (the mean of the two).
-    const before = measureDirect?.();
+    const before = await measureDirect?.();
     const cpuBefore = await server.cpuUs();
     const mainBefore = server.mainThreadUs();
     const waitBefore = server.mainThreadWaitUs();
@@ -192,11 +193,16 @@ async function runLevel(
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
     const mainMs = (server.mainThreadUs() - mainBefore) / 1000;
     const waitMs = (server.mainThreadWaitUs() - waitBefore) / 1000;
-    const after = measureDirect?.();
-    const direct = before && after && { of: (text: string) => (before.of(text) + after.of(text)) / 2 };
-    const voicedDirectMs = direct
-      ? traces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + direct.of(text), sum), 0)
-      : 0;
+    // After the round, the clauses it voiced too (a reply the probe did not hear, say).
+    const after = await measureDirect?.(traces.flatMap((t) => t.chunkTexts));
+    const clauseMs = (text: string) => {
+      const both = [before?.of(text), after?.of(text)].filter((ms) => ms !== undefined);
+      return both.reduce((sum, ms) => sum + ms, 0) / Math.max(1, both.length);
+    };
+    const voicedDirectMs =
+      before && after
+        ? traces.reduce((sum, t) => t.chunkTexts.reduce((s, text) => s + clauseMs(text), sum), 0)
+        : 0;
     results.push({
       ...roundFigures(traces),
       allDoneMs,
@@ -334,6 +340,7 @@ async function registerUsers(url: string, count: number): Promise<string[]> {
 const alma = await almaProcess('alma-speech', false);
 let inline: ServerProcess | undefined;
 let bare: ServerProcess | undefined;
+let direct: DirectProcess | undefined;
 try {
   const tokens = await registerUsers(alma.url, maxSessions);
   const chunks = await probe(alma.url, tokens[0] ?? '');
@@ -350,52 +357,35 @@ try {
     },
   });
 
-  // The least a spoken reply costs: each clause spoken and encoded directly (median of DIRECT_RUNS), measured
-  // again before each level and each round (see runLevel).
-  const direct = await directSpeech(VOICE);
-  const measureDirect = (): Direct => {
-    const runs = Array.from({ length: DIRECT_RUNS }, () => chunks.map((c) => direct.speak(c.text).cpuUs));
-    const clauseMs = new Map(chunks.map((c, k) => [c.text, median(runs.map((r) => r[k] ?? 0)) / 1000]));
+  // The least a spoken reply costs: each clause spoken and encoded directly (median of DIRECT_RUNS),
+  // measured again before and after each round (see runLevel), in a process of its own.
+  direct = await startDirectProcess(VOICE);
+  const speaker = direct;
+  const texts = chunks.map((c) => c.text);
+  const measureDirect = async (also: readonly string[] = []): Promise<Direct> => {
+    const all = [...new Set([...texts, ...also])];
+    const runs = await speaker.direct(all, DIRECT_RUNS);
+    const clauseMs = new Map(all.map((text, k) => [text, median(runs.map((r) => r[k] ?? 0)) / 1000]));
+    const reply = (r: number[]) => r.slice(0, texts.length).reduce((s, us) => s + us, 0);
     return {
-      replyMs: median(runs.map((r) => r.reduce((s, us) => s + us, 0))) / 1000,
+      replyMs: median(runs.map(reply)) / 1000,
       firstClauseMs: median(runs.map((r) => r[0] ?? 0)) / 1000,
-      /** One clause's CPU (measured above; a clause the probe did not voice, here). */
-      of(clause: string): number {
-        let ms = clauseMs.get(clause);
-        if (ms === undefined) {
-          ms = median(Array.from({ length: DIRECT_RUNS }, () => direct.speak(clause).cpuUs)) / 1000;
-          clauseMs.set(clause, ms);
-        }
-        return ms;
-      },
+      of: (clause) => clauseMs.get(clause),
     };
   };
   const firstClauseTextMs = ((chunks[0]?.text.match(/\S+/g)?.length ?? 1) - 1) * DELAY_MS;
   // The first runs are cold (the encoder's and espeak's JS paths compile): 2–3× a warm run.
-  measureDirect();
-  const atStart = measureDirect();
+  await measureDirect();
+  const atStart = await measureDirect();
   // Where Alma's CPU above direct is: its synthesiser alone (what a speech worker runs per clause:
-  // espeak from its pristine state, the encoder, words, visemes and lip closures), in this process.
-  const synthesizer = createBuiltinSynthesizer();
-  const synthesize = (text: string) =>
-    synthesizer.synthesize({
-      text,
-      language: 'es',
-      voice: { voice: VOICE },
-      signal: new AbortController().signal,
-    });
-  const synthesizerReplyMs: number[] = [];
-  for (let run = 0; run < 4; run++) {
-    const before = process.cpuUsage();
-    for (const c of chunks) await synthesize(c.text);
-    const { user, system } = process.cpuUsage(before);
-    if (run > 0) synthesizerReplyMs.push((user + system) / 1000); // the first run is cold
-  }
-  const synthesizerMs = median(synthesizerReplyMs);
+  // espeak from its pristine state, the encoder, words, visemes and lip closures), in the same
+  // process as direct speech; the first pass is cold.
+  const synthesizerPasses = await speaker.synthesizer(texts, 4, 'es');
+  const synthesizerMs = median(synthesizerPasses.slice(1).map((r) => r.reduce((s, us) => s + us, 0))) / 1000;
   console.info(
     `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores\n` +
       `  direct: ${fmt(atStart.replyMs)} ms CPU per reply, ${fmt(atStart.firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms\n` +
-      `  Alma's synthesiser alone, in this process: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
+      `  Alma's synthesiser alone, beside it: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
   );
 
   // A server just started warms its speech workers while idle (SPEC.md S-12): the replies are
@@ -522,6 +512,7 @@ try {
     levels,
   });
 } finally {
+  await direct?.close();
   await bare?.close();
   await inline?.close();
   await alma.close();
