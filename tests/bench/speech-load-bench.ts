@@ -28,12 +28,13 @@
  * CPU time stretches with the load on a shared machine. Every level runs in rounds and each figure
  * is the median of its rounds': one session sends BENCH_ONE_SESSION_ROUNDS replies in a row (7),
  * the other levels BENCH_LEVEL_ROUNDS rounds of all sessions at once (3, as the issue's medians of
- * 3). The server's main thread (the event loop, read from /proc) is printed apart from its other threads
- * (speech workers, libuv's pool, V8's helpers), as the bare server's is.
+ * 3). The server's main thread (the event loop, read from /proc) is printed apart from its other
+ * threads (speech workers, libuv's pool, V8's helpers), as the bare server's is.
  *
- * Environment: BENCH_QUICK=1 (levels 1 and 10, fewer rounds), BENCH_LEVELS, BENCH_LEVEL_ROUNDS, BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0,
- * BENCH_PROFILE=<dir> (the servers' CPU profiles per level), BENCH_WARM_UP_CLAUSES (the speech
- * workers' idle warm-up, S-12; default the product's), BENCH_WORKER_NICE (their nice, S-9).
+ * Environment: BENCH_QUICK=1 (levels 1 and 10, fewer rounds), BENCH_LEVELS, BENCH_LEVEL_ROUNDS,
+ * BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0, BENCH_PROFILE=<dir> (the servers' CPU profiles per
+ * level), BENCH_WARM_UP_CLAUSES (the speech workers' idle warm-up, S-12; default the product's),
+ * BENCH_WORKER_NICE (their nice, S-9).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
@@ -359,8 +360,8 @@ try {
 
   // The least a spoken reply costs: each clause spoken and encoded directly (median of DIRECT_RUNS),
   // measured again before and after each round (see runLevel), in a process of its own.
-  direct = await startDirectProcess(VOICE);
-  const speaker = direct;
+  const speaker = await startDirectProcess(VOICE);
+  direct = speaker;
   const texts = chunks.map((c) => c.text);
   const measureDirect = async (also: readonly string[] = []): Promise<Direct> => {
     const all = [...new Set([...texts, ...also])];
