@@ -69,19 +69,22 @@ export function createBuiltinSynthesizer(options: BuiltinSpeechOptions = {}): Bu
   }
 
   function speak(
-    { worker: espeak, fits, restore }: PristineEspeak,
+    { worker: espeak, fits, restoreVoice }: PristineEspeak,
     text: string,
     language: Language,
     voice: VoiceParams,
     signal: AbortSignal,
   ) {
     if (!fits(text)) throw new AppError('reply_failed', { detail: 'text too long for one speech call' });
-    restore();
-    if (espeak.set_voice(voice.voice) !== 0 && espeak.set_voice(FALLBACK_VOICE[language]) !== 0) {
-      throw new AppError('reply_failed', { detail: `espeak-ng has no voice ${voice.voice}` });
-    }
-    espeak.set_rate(clamp(voice.rate ?? DEFAULT_RATE_WPM, RATE_RANGE));
-    espeak.set_pitch(clamp(voice.pitch ?? DEFAULT_PITCH, PITCH_RANGE));
+    const rate = clamp(voice.rate ?? DEFAULT_RATE_WPM, RATE_RANGE);
+    const pitch = clamp(voice.pitch ?? DEFAULT_PITCH, PITCH_RANGE);
+    restoreVoice(`${voice.voice}\n${language}\n${rate}\n${pitch}`, () => {
+      if (espeak.set_voice(voice.voice) !== 0 && espeak.set_voice(FALLBACK_VOICE[language]) !== 0) {
+        throw new AppError('reply_failed', { detail: `espeak-ng has no voice ${voice.voice}` });
+      }
+      espeak.set_rate(rate);
+      espeak.set_pitch(pitch);
+    });
     const blocks: Int16Array[] = [];
     const events: ESpeakEvent[] = [];
     espeak.synthesize(text, (samples, blockEvents) => {
