@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPristineEspeak, VOICE_SNAPSHOTS, type PristineEspeak } from './espeak-ng.ts';
+import { createPristineEspeak, VOICE_SET_UPS, type PristineEspeak } from './espeak-ng.ts';
 
 /** The samples espeak writes for `text`, joined. */
 function speak(espeak: PristineEspeak, text: string): Buffer {
@@ -60,18 +60,14 @@ describe('espeak-ng from a known state (S-11), with each voice set up once', () 
     expect(high.runs).toBe(1);
   });
 
-  it(`keeps at most ${VOICE_SNAPSHOTS} set-ups, dropping the least recently used`, () => {
-    const setUps = Array.from({ length: VOICE_SNAPSHOTS + 1 }, (_, k) => voice('es+f3', 100 + k * 10));
-    setUps.forEach((setUp, k) => k < VOICE_SNAPSHOTS && espeak.restoreVoice(`rate ${k}`, setUp));
+  it(`keeps at most ${VOICE_SET_UPS} set-ups, dropping the least recently used`, () => {
+    const setUps = Array.from({ length: VOICE_SET_UPS + 1 }, (_, k) => voice('es+f3', 100 + k * 10));
+    setUps.forEach((setUp, k) => k < VOICE_SET_UPS && espeak.restoreVoice(`rate ${k}`, setUp));
     espeak.restoreVoice('rate 0', setUps[0]!); // used again: now the most recent
-    espeak.restoreVoice(`rate ${VOICE_SNAPSHOTS}`, setUps[VOICE_SNAPSHOTS]!); // drops "rate 1"
+    espeak.restoreVoice(`rate ${VOICE_SET_UPS}`, setUps[VOICE_SET_UPS]!); // drops "rate 1"
     espeak.restoreVoice('rate 0', setUps[0]!);
     espeak.restoreVoice('rate 1', setUps[1]!);
-    expect(setUps.map((s) => s.runs)).toEqual([
-      1,
-      2,
-      ...Array.from({ length: VOICE_SNAPSHOTS - 1 }, () => 1),
-    ]);
+    expect(setUps.map((s) => s.runs)).toEqual([1, 2, ...Array.from({ length: VOICE_SET_UPS - 1 }, () => 1)]);
   });
 
   it('keeps nothing of a set-up that failed', () => {

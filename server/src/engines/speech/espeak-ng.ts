@@ -78,10 +78,11 @@ function newWorker(module: ESpeakModule): ESpeakNGWorker {
  * (synthesis-pool.ts) would then depend on how the pool happened to share them out.
  *
  * So every clause starts from one state, the same in every instance (`newWorker`'s fixed seed):
- * after warm-up the module's memory (the part in use, ~1.3 MB) is copied, and written back before
- * each clause (~0.1 ms) — with the clause's voice already chosen (`restoreVoice`). The binding's
- * JS side must agree with that memory: its string buffer is allocated (at STRING_BUFFER_BYTES) before the copy, and
- * a longer text is refused (`fits`) rather than let the binding allocate outside it.
+ * after warm-up the module's memory (the part in use, ~1.2 MB) is copied, and written back before
+ * each clause (0.1–0.4 ms) with the clause's voice already chosen (`restoreVoice`). The binding's
+ * JS side must agree with that memory: its string buffer is allocated (at STRING_BUFFER_BYTES)
+ * before the copy, and a longer text is refused (`fits`) rather than let the binding allocate
+ * outside it.
  */
 export interface PristineEspeak {
   worker: ESpeakNGWorker;
@@ -90,11 +91,11 @@ export interface PristineEspeak {
   /**
    * Puts the memory back as it was after warm-up and then `setUp` (choosing a voice, its rate and
    * its pitch), keyed by `key`. The first time a key is asked for, the warm-up's copy is written
-   * back, `setUp` runs and the memory is copied; afterwards that copy is written back and `setUp`
-   * does not run: a voice's set-up (espeak reads its voice file and dictionary, ~0.3 ms) is paid
-   * once, not per clause. The same key starts from the same memory every time, in every instance
-   * (S-11). At most VOICE_SNAPSHOTS copies are kept, the least recently used dropped first. A
-   * `setUp` that throws keeps nothing.
+   * back, `setUp` runs and the pages it changed are copied; afterwards the warm-up's copy and those
+   * pages are written back and `setUp` does not run: a voice's set-up (espeak reads its voice
+   * file and dictionary, 0.3–2 ms) is paid once, not per clause. The same key starts from the same
+   * memory every time, in every instance (S-11). At most VOICE_SET_UPS are kept, the least
+   * recently used dropped first. A `setUp` that throws keeps nothing.
    */
   restoreVoice: (key: string, setUp: () => void) => void;
 }
@@ -102,8 +103,13 @@ export interface PristineEspeak {
 /** The binding's string buffer: a speech chunk is ~300 characters (chunker.ts), a preview less. */
 const STRING_BUFFER_BYTES = 64 * 1024;
 const PAGE = 64 * 1024;
-/** Voice set-ups kept per instance (`restoreVoice`): ~1.3 MB each. */
-export const VOICE_SNAPSHOTS = 8;
+/**
+ * Voice set-ups kept per instance (`restoreVoice`): the 25 system voices and then some. A set-up
+ * changes 30–110 KB of espeak's memory (measured on four system voices), and only those pages
+ * are kept, in VOICE_PAGE pieces.
+ */
+export const VOICE_SET_UPS = 64;
+const VOICE_PAGE = 4 * 1024;
 const WARM_UP: [voice: string, text: string][] = [
   ['en-us+f3', 'Hello! How are you today?'],
   ['es+f3', '¡Hola! ¿Qué tal estás hoy?'],
@@ -121,36 +127,57 @@ export async function createPristineEspeak(): Promise<PristineEspeak> {
   const pristine = module.HEAPU8.slice(0, usedBytes(module.HEAPU8));
   /** Everything past this may have been written since the last write-back (the heap's top). */
   let dirtyEnd = pristine.length;
-  /** Writes `snapshot` back; every page past it that was written to is cleared. */
-  const writeBack = (snapshot: Uint8Array) => {
+  /** Writes the warm-up's copy back, then a voice's pages; every page written past them is cleared. */
+  const writeBack = (voice?: VoicePages) => {
     const heap = module.HEAPU8;
     // The heap grows upward from its top: pages written past the copy are cleared too.
     while (dirtyEnd < heap.length && !isZero(heap, dirtyEnd, PAGE)) dirtyEnd += PAGE;
-    heap.set(snapshot, 0);
-    if (dirtyEnd > snapshot.length) heap.fill(0, snapshot.length, Math.min(dirtyEnd, heap.length));
-    dirtyEnd = snapshot.length;
+    heap.set(pristine, 0);
+    if (dirtyEnd > pristine.length) heap.fill(0, pristine.length, Math.min(dirtyEnd, heap.length));
+    dirtyEnd = pristine.length;
+    if (!voice) return;
+    for (const [at, bytes] of voice.changed) heap.set(bytes, at);
+    dirtyEnd = voice.end;
   };
-  const voices = new Map<string, Uint8Array>();
+  /** The pages a voice's set-up changed, against the warm-up's copy (or zero past it). */
+  const changedPages = (): VoicePages => {
+    const heap = module.HEAPU8;
+    let end = dirtyEnd;
+    while (end < heap.length && !isZero(heap, end, PAGE)) end += PAGE;
+    const changed: [number, Uint8Array][] = [];
+    for (let at = 0; at < end; at += VOICE_PAGE) {
+      const now = heap.subarray(at, at + VOICE_PAGE);
+      const was =
+        at < pristine.length ? pristine.subarray(at, at + VOICE_PAGE) : ZERO_PAGE.subarray(0, now.length);
+      if (Buffer.compare(now, was) !== 0) changed.push([at, now.slice()]);
+    }
+    return { changed, end };
+  };
+  const voices = new Map<string, VoicePages>();
   return {
     worker,
     fits: (text) => Buffer.byteLength(text) + 256 < STRING_BUFFER_BYTES,
     restoreVoice(key, setUp) {
-      let snapshot = voices.get(key);
-      if (snapshot) {
+      let voice = voices.get(key);
+      if (voice) {
         voices.delete(key); // most recently used last
       } else {
-        writeBack(pristine);
+        writeBack();
         setUp();
-        const heap = module.HEAPU8;
-        while (dirtyEnd < heap.length && !isZero(heap, dirtyEnd, PAGE)) dirtyEnd += PAGE;
-        snapshot = heap.slice(0, Math.min(dirtyEnd, heap.length));
-        if (voices.size >= VOICE_SNAPSHOTS) voices.delete(voices.keys().next().value!);
+        voice = changedPages();
+        if (voices.size >= VOICE_SET_UPS) voices.delete(voices.keys().next().value!);
       }
-      voices.set(key, snapshot);
+      voices.set(key, voice);
       // Written back the first time too: the clause starts from exactly the memory kept.
-      writeBack(snapshot);
+      writeBack(voice);
     },
   };
+}
+
+/** What a voice's set-up wrote: the pages it changed, and the heap's top after it. */
+interface VoicePages {
+  changed: [at: number, bytes: Uint8Array][];
+  end: number;
 }
 
 /** Bytes up to the last non-zero page (memory past the heap's top is all zero). */
