@@ -89,6 +89,16 @@ export interface ReplySpeechOptions {
 
 const SPEAKABLE = /[\p{L}\p{N}]/u;
 
+const NO_PCM = new Int16Array(0);
+/**
+ * What a spoken chunk keeps until its reply's file is stored: an MP3 chunk is joined into the file
+ * as it was sent (speech-pipeline.ts), so its PCM is let go at once. Kept to the reply's end, the
+ * PCM (~300 KB a reply) outlived the young generation, and at 200 replies at once its ~60 MB of
+ * external memory made V8 run full collections on the event loop sooner.
+ */
+const keptOf = (result: SynthesisResult): SynthesisResult =>
+  result.mimeType === 'audio/mpeg' ? { ...result, pcm: NO_PCM } : result;
+
 /** `promise`, or null as soon as `signal` aborts: a stop never waits for a synthesiser. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
   if (signal.aborted) return Promise.resolve(null);
@@ -171,7 +181,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
         return;
       }
       if (result === null || failed || signal.aborted) return;
-      const chunk: SpokenChunk = { index, text: slice, startMs: timelineMs, result };
+      const chunk: SpokenChunk = { index, text: slice, startMs: timelineMs, result: keptOf(result) };
       timelineMs += result.durationMs;
       spoken.push(chunk);
       onChunk(chunk);
