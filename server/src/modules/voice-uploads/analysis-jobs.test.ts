@@ -201,6 +201,9 @@ describe('M-9 analysis jobs shared through Redis', () => {
     const b = await instance(prefix, 'B', 1, runner.deps);
     expect(await a.analyse(job('v5'), 500)).toMatchObject({ ok: false, code: 'unavailable' });
     await until(() => runner.aborted.includes('v5'), 'the run to stop');
+    // The run's end is written to Redis after the run returns: read the state once it has been
+    // (on a loaded machine the read above came first, and the job still showed as running).
+    await until(async () => (await b.state()).running.length === 0, 'the job to leave running');
     expect(await b.state()).toMatchObject({ running: [], waiting: 0 });
   });
 });
