@@ -65,5 +65,7 @@ export function serveParent(server: {
         void server.close().finally(() => process.exit(0));
     }
   });
+  // The bench gone (killed, or its output piped into `head`): nobody will ask for `close`.
+  process.once('disconnect', () => void server.close().finally(() => process.exit(0)));
   send({ type: 'ready', url: server.url, info: server.info ?? {} });
 }

@@ -56,4 +56,6 @@ process.on('message', (request: DirectRequest) => {
     process.send?.({ id: request.id, cpuUs: passes } satisfies DirectAnswer);
   })();
 });
+// The bench gone (killed, or its output piped into `head`): nothing more to measure.
+process.once('disconnect', () => process.exit(0));
 process.send?.({ ready: true });
