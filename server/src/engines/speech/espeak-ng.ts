@@ -131,7 +131,7 @@ export async function createPristineEspeak(): Promise<PristineEspeak> {
   const writeBack = (voice?: VoicePages) => {
     const heap = module.HEAPU8;
     // The heap grows upward from its top: pages written past the copy are cleared too.
-    while (dirtyEnd < heap.length && !isZero(heap, dirtyEnd, PAGE)) dirtyEnd += PAGE;
+    dirtyEnd = topFrom(heap, dirtyEnd);
     heap.set(pristine, 0);
     if (dirtyEnd > pristine.length) heap.fill(0, pristine.length, Math.min(dirtyEnd, heap.length));
     dirtyEnd = pristine.length;
@@ -142,8 +142,7 @@ export async function createPristineEspeak(): Promise<PristineEspeak> {
   /** The pages a voice's set-up changed, against the warm-up's copy (or zero past it). */
   const changedPages = (): VoicePages => {
     const heap = module.HEAPU8;
-    let end = dirtyEnd;
-    while (end < heap.length && !isZero(heap, end, PAGE)) end += PAGE;
+    const end = topFrom(heap, dirtyEnd);
     const changed: [number, Uint8Array][] = [];
     for (let at = 0; at < end; at += VOICE_PAGE) {
       const now = heap.subarray(at, at + VOICE_PAGE);
@@ -178,6 +177,13 @@ export async function createPristineEspeak(): Promise<PristineEspeak> {
 interface VoicePages {
   changed: [at: number, bytes: Uint8Array][];
   end: number;
+}
+
+/** The heap's top, from `from` up: the first all-zero page (the heap grows upward). */
+function topFrom(heap: Uint8Array, from: number): number {
+  let end = from;
+  while (end < heap.length && !isZero(heap, end, PAGE)) end += PAGE;
+  return end;
 }
 
 /** Bytes up to the last non-zero page (memory past the heap's top is all zero). */
