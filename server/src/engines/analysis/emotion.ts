@@ -45,6 +45,9 @@ const EMOJI: [RegExp, ScoredEmotion][] = [
   [/[😮😲😯🤯😳]/gu, 'surprised'],
 ];
 
+/** Any of them: most lines have none, and are scanned once rather than once per emotion. */
+const ANY_EMOJI = new RegExp(EMOJI.map(([pattern]) => pattern.source).join('|'), 'u');
+
 /**
  * An echo question opening a message ("¿Perdona?", "Seriously?", "Sorry, what?", "¿Cómo que…?")
  * or a question after "Wait"/"Hold on"/"Espera" is disbelief at what was just heard: surprise, whatever follows.
@@ -113,18 +116,34 @@ function findEntry(token: string, lexicon: CompiledLexicon, language: Language):
   return undefined;
 }
 
+/** Whether `phrase` is at `start` of `tokens`, none of its words scored already. */
+function phraseAt(
+  phrase: readonly string[],
+  tokens: readonly string[],
+  start: number,
+  consumed: Set<number>,
+): boolean {
+  for (let k = 0; k < phrase.length; k++) {
+    if (tokens[start + k] !== phrase[k] || consumed.has(start + k)) return false;
+  }
+  return true;
+}
+
 export function analyzeEmotion(text: string, language: Language): EmotionResult {
   const lexicon = LEXICONS[language];
   const tokens = words(text);
   const scores = emptyScores();
   const consumed = new Set<number>();
 
-  // Phrases first; their words are not scored again on their own.
+  // Phrases first; their words are not scored again on their own. Only phrases whose first
+  // word is in the text are looked for (most are not).
+  const present = new Set(tokens);
   for (const phrase of lexicon.phrases) {
+    if (!present.has(phrase.tokens[0]!)) continue;
     for (let start = 0; start + phrase.tokens.length <= tokens.length; start++) {
-      if (phrase.tokens.every((t, k) => tokens[start + k] === t && !consumed.has(start + k))) {
+      if (phraseAt(phrase.tokens, tokens, start, consumed)) {
         score(scores, tokens, start, phrase.emotion, phrase.weight, lexicon);
-        phrase.tokens.forEach((_, k) => consumed.add(start + k));
+        for (let k = 0; k < phrase.tokens.length; k++) consumed.add(start + k);
       }
     }
   }
@@ -133,8 +152,8 @@ export function analyzeEmotion(text: string, language: Language): EmotionResult 
     const entry = findEntry(token, lexicon, language);
     if (entry) score(scores, tokens, index, entry.emotion, entry.weight, lexicon);
   });
-  for (const [pattern, emotion] of EMOJI) {
-    scores[emotion] += (text.match(pattern) ?? []).length * 0.8;
+  if (ANY_EMOJI.test(text)) {
+    for (const [pattern, emotion] of EMOJI) scores[emotion] += (text.match(pattern) ?? []).length * 0.8;
   }
   if (ECHO_QUESTION.test(fold(text))) scores.surprised += ECHO_WEIGHT;
   // Wonder asked as a question ("¡Guau! ¿Eso lo has hecho tú?") is surprise more than excitement.

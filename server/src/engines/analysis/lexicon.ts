@@ -72,18 +72,27 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
     const [map, key] = pattern.endsWith('*') ? [stemAt, pattern.slice(0, -1)] : [exactAt, pattern];
     if (!map.has(key)) map.set(key, at);
   });
-  const earliest = (places: (number | undefined)[]) => {
-    const found = places.filter((at) => at !== undefined);
-    return found.length === 0 ? undefined : words[Math.min(...found)];
-  };
+  // The lengths stems come in, so a token is cut only where a stem could end.
+  const stemLengths = [...new Set([...stemAt.keys()].map((stem) => stem.length))].sort((a, b) => a - b);
+  // Allocation-free lookups (issue 14: every reply and every user message is analysed several
+  // times; the arrays these built were a third of what the event loop allocated under load).
+  const earlier = (best: number | undefined, at: number | undefined) =>
+    at !== undefined && (best === undefined || at < best) ? at : best;
   return {
     words,
     match(token) {
-      const places = [exactAt.get(token)];
-      for (let length = 0; length <= token.length; length++) places.push(stemAt.get(token.slice(0, length)));
-      return earliest(places);
+      let best = exactAt.get(token);
+      for (const length of stemLengths) {
+        if (length > token.length) break;
+        best = earlier(best, stemAt.get(token.slice(0, length)));
+      }
+      return best === undefined ? undefined : words[best];
     },
-    exact: (candidates) => earliest(candidates.map((c) => exactAt.get(c))),
+    exact(candidates) {
+      let best: number | undefined;
+      for (const candidate of candidates) best = earlier(best, exactAt.get(candidate));
+      return best === undefined ? undefined : words[best];
+    },
     phrases: phraseEntries.sort((a, b) => b.tokens.length - a.tokens.length),
     negators: set(lexicon.negators),
     negationBreakers: set(lexicon.negationBreakers),
