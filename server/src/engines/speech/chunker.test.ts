@@ -32,6 +32,21 @@ describe('speech chunker', () => {
     expect(chunker.flush()).toEqual([' and then.']);
   });
 
+  it('takes any white space after a clause or a sentence as a space: tabs, no-break, ideographic', () => {
+    for (const space of ['\t', '\n', '\u00a0', '\u2009', '\u202f', '\u3000', '\ufeff']) {
+      const text = `Claro que sí,${space}me encanta.${space}Hasta luego.`;
+      expect(chunk(text), JSON.stringify(space)).toEqual([
+        'Claro que sí,',
+        `${space}me encanta.`,
+        `${space}Hasta luego.`,
+      ]);
+    }
+    // Not white space: the comma and the period are inside a word, so nothing is cut there.
+    expect(chunk('Claro que sí,\u200bme encanta.\u200bHasta luego.')).toEqual([
+      'Claro que sí,\u200bme encanta.\u200bHasta luego.',
+    ]);
+  });
+
   it('ends the first chunk at a sentence end when that comes first', () => {
     expect(trimmed(chunk('Hi! How are you, my friend? Fine.'))).toEqual([
       'Hi!',

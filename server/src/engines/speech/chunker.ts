@@ -28,11 +28,30 @@ export interface SpeechChunkerOptions {
 const DEFAULT_FIRST_CLAUSE_MIN_WORDS = 3;
 const DEFAULT_MAX_CHUNK_CHARS = 280;
 
-const SENTENCE_END = /[.!?…]/;
+// Character sets, tested one character at a time as the text streams in: not RegExps, whose
+// `test` allocates on every call (issue 14: 65 KB per reply, as the held text is rescanned).
+const SENTENCE_END = '.!?…';
 const SPEAKABLE = /[\p{L}\p{N}]/u;
-const CLAUSE_END = /[,;:]/;
+const CLAUSE_END = ',;:';
 /** Closers that belong to the sentence before the boundary: quotes, brackets, Spanish ?! pairs. */
-const CLOSER = /["'”’»)\]}*_]/;
+const CLOSER = `"'”’»)]}*_`;
+/** What `\s` matches in a RegExp (white space, line terminators), by UTF-16 code unit. */
+function isSpace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 /** Words a period follows without ending the sentence (lower case, without their dots). */
 const ABBREVIATIONS = new Set([
   // Spanish
@@ -142,17 +161,18 @@ export function createSpeechChunker(options: SpeechChunkerOptions = {}): SpeechC
       if (ch === '¿' || ch === '¡') openQuestion++;
       if ((ch === '?' || ch === '!') && openQuestion > 0) openQuestion--;
       if (i < scanned) {
-        if (CLAUSE_END.test(ch)) lastClause = i + 1;
-        if (/\s/.test(ch)) lastSpace = i;
+        if (CLAUSE_END.includes(ch)) lastClause = i + 1;
+        if (isSpace(buffer.charCodeAt(i))) lastSpace = i;
         continue;
       }
       const rest = i + 1;
       if (ch === '\n' && SPEAKABLE.test(buffer.slice(0, i))) return rest;
-      if (SENTENCE_END.test(ch)) {
+      if (SENTENCE_END.includes(ch)) {
         let end = rest;
-        while (end < buffer.length && (SENTENCE_END.test(buffer[end]!) || CLOSER.test(buffer[end]!))) end++;
+        while (end < buffer.length && (SENTENCE_END.includes(buffer[end]!) || CLOSER.includes(buffer[end]!)))
+          end++;
         if (end === buffer.length && !final) return hold(i);
-        if (end === buffer.length || /\s/.test(buffer[end]!)) {
+        if (end === buffer.length || isSpace(buffer.charCodeAt(end))) {
           const decided = sentenceEnds(buffer, i, end, final);
           if (decided === null) return hold(i);
           if (decided) return end;
@@ -160,9 +180,9 @@ export function createSpeechChunker(options: SpeechChunkerOptions = {}): SpeechC
         i = end - 1;
         continue;
       }
-      if (CLAUSE_END.test(ch)) {
+      if (CLAUSE_END.includes(ch)) {
         if (rest === buffer.length && !final) return hold(i);
-        const followedBySpace = rest < buffer.length && /\s/.test(buffer[rest]!);
+        const followedBySpace = rest < buffer.length && isSpace(buffer.charCodeAt(rest));
         if (followedBySpace) {
           lastClause = rest;
           // Inside ¿…? or ¡…! the question or exclamation is said whole.
@@ -170,7 +190,7 @@ export function createSpeechChunker(options: SpeechChunkerOptions = {}): SpeechC
             return rest;
         }
       }
-      if (/\s/.test(ch)) lastSpace = i;
+      if (isSpace(buffer.charCodeAt(i))) lastSpace = i;
       if (i + 1 >= maxChunkChars) {
         if (lastClause > 0) return lastClause;
         if (lastSpace > 0) return lastSpace;
