@@ -100,6 +100,51 @@ describe('group commit with the fsync off the event loop (issue 14)', () => {
   });
 });
 
+describe('atomic units', () => {
+  const values = (db: Database.Database) =>
+    (db.prepare('SELECT v FROM t ORDER BY v').all() as { v: number }[]).map((row) => row.v);
+
+  it('a unit inside another joins it: one savepoint for the whole, however deep', async () => {
+    const db = table();
+    const exec = vi.spyOn(db, 'exec');
+    const writes = createGroupCommit(db);
+    const insert = writes.atomic((v: number) => db.prepare('INSERT INTO t VALUES (?)').run(v));
+    const both = writes.atomic((a: number, b: number) => [insert(a), insert(b)]);
+    await writes.write(() => both(1, 2));
+    expect(values(db)).toEqual([1, 2]);
+    const savepoints = exec.mock.calls.filter(([sql]) => String(sql).startsWith('SAVEPOINT'));
+    // The group's one for the write; `both` and the two `insert`s run inside it.
+    expect(savepoints).toHaveLength(1);
+    db.close();
+  });
+
+  it("an inner unit that throws undoes the whole write, the outer unit's rows included, not the group", async () => {
+    const db = table();
+    const writes = createGroupCommit(db);
+    const insert = writes.atomic((v: number) => db.prepare('INSERT INTO t VALUES (?)').run(v));
+    const failing = writes.atomic(() => {
+      insert(3);
+      throw new Error('undone');
+    });
+    const outer = writes.atomic(() => {
+      insert(2);
+      failing();
+    });
+    const results = await Promise.allSettled([
+      writes.write(() => insert(1)),
+      writes.write(outer),
+      writes.write(() => insert(4)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(values(db)).toEqual([1, 4]);
+    // Outside a write, a unit is a transaction of its own, and it commits.
+    insert(5);
+    expect(db.inTransaction).toBe(false);
+    expect(values(db)).toEqual([1, 4, 5]);
+    db.close();
+  });
+});
+
 describe('the embedded store on a file', () => {
   let dir: string;
   beforeAll(async () => {

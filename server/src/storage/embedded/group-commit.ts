@@ -33,7 +33,9 @@ export interface GroupCommit {
   /**
    * `fn` as one atomic unit: a transaction of its own, or a savepoint inside the group's (libsql's
    * `db.transaction` cannot nest). Use it for a read-modify-write inside `write`, or for a
-   * consistent read outside.
+   * consistent read outside. Called inside another unit, it joins that one: should it throw, the
+   * enclosing unit is undone with it, so nothing may catch an error inside a unit and go on
+   * (issue 14: a send's one write nested five savepoints, a fifth of its commit's time).
    */
   atomic: <A extends unknown[], T>(fn: (...args: A) => T) => (...args: A) => T;
   /** Commits the writes waiting for the next turn now (before the connection closes). */
@@ -52,26 +54,28 @@ export function createGroupCommit(
   options: { sync?: () => Promise<void> } = {},
 ): GroupCommit {
   let queue: Job[] = [];
-  let depth = 0;
+  /** Whether a unit (`atomic`) is running: one inside it joins it. */
+  let inUnit = false;
 
   function atomic<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T {
     return (...args: A) => {
+      if (inUnit) return fn(...args);
       // Outside a transaction a savepoint begins one (deferred), and its release commits it.
-      const name = `atomic_${depth++}`;
-      db.exec(`SAVEPOINT ${name}`);
+      inUnit = true;
+      db.exec('SAVEPOINT atomic');
       try {
         const result = fn(...args);
-        db.exec(`RELEASE ${name}`);
+        db.exec('RELEASE atomic');
         return result;
       } catch (error) {
         // After some errors (SQLITE_FULL, I/O) SQLite has already rolled everything back.
         if (db.inTransaction) {
-          db.exec(`ROLLBACK TO ${name}`);
-          db.exec(`RELEASE ${name}`);
+          db.exec('ROLLBACK TO atomic');
+          db.exec('RELEASE atomic');
         }
         throw error;
       } finally {
-        depth--;
+        inUnit = false;
       }
     };
   }
