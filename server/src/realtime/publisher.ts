@@ -22,3 +22,25 @@ export const silentPublisher: Publisher = {
   toSession: () => undefined,
   toUser: () => undefined,
 };
+
+/** How many rooms' broadcast targets `roomTargets` keeps. */
+export const ROOM_TARGETS = 4096;
+
+/**
+ * One broadcast target per room, made once and reused (issue 14): socket.io's `io.to(room)`
+ * builds two operators and three Sets on every emit, and connection-state recovery keeps each
+ * packet's targets for two minutes — at 200 replies at once, ~10,000 emits a round. The targets
+ * of the `max` rooms first used most recently are kept; one dropped is made again when needed.
+ */
+export function roomTargets<T>(to: (room: string) => T, max = ROOM_TARGETS): (room: string) => T {
+  const kept = new Map<string, T>();
+  return (room) => {
+    let target = kept.get(room);
+    if (target === undefined) {
+      target = to(room);
+      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+      kept.set(room, target);
+    }
+    return target;
+  };
+}

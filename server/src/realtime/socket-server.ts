@@ -26,7 +26,7 @@ import { languageFromHeader } from '../lib/language.ts';
 import { fieldErrors } from '../lib/validation.ts';
 import type { RevocationEvent, SessionClaims } from '../modules/auth/revocation.ts';
 import { isAllowedOrigin } from '../plugins/security.ts';
-import { type Publisher, sessionRoom, userRoom } from './publisher.ts';
+import { type Publisher, roomTargets, sessionRoom, userRoom } from './publisher.ts';
 import { createSocketRecorder } from './recorder.ts';
 
 export interface SocketData {
@@ -211,15 +211,16 @@ export function createSocketServer(
     socket.emit(ServerEvent.serverStatus, opts.status());
   });
 
+  const toRoom = roomTargets((room) => io.to(room));
   const publisher: Publisher = {
     toSession(sessionId, event, payload, options) {
       const target = options?.exceptSocketId
         ? io.to(sessionRoom(sessionId)).except(options.exceptSocketId)
-        : io.to(sessionRoom(sessionId));
+        : toRoom(sessionRoom(sessionId));
       (target.emit as (event: string, payload: unknown) => boolean)(event, payload);
     },
     toUser(userId, event, payload) {
-      (io.to(userRoom(userId)).emit as (event: string, payload: unknown) => boolean)(event, payload);
+      (toRoom(userRoom(userId)).emit as (event: string, payload: unknown) => boolean)(event, payload);
     },
   };
   // Another instance's revocation (SPEC.md A-12, M-1): end the sockets held here.
