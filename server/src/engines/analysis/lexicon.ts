@@ -75,7 +75,7 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
   // The lengths stems come in, so a token is cut only where a stem could end.
   const stemLengths = [...new Set([...stemAt.keys()].map((stem) => stem.length))].sort((a, b) => a - b);
   // Allocation-free lookups (issue 14: every reply and every user message is analysed several
-  // times; the arrays these built were a third of what the event loop allocated under load).
+  // times, and the analysis was a third of what the event loop allocated under load).
   const earlier = (best: number | undefined, at: number | undefined) =>
     at !== undefined && (best === undefined || at < best) ? at : best;
   return {
