@@ -1036,14 +1036,15 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         const replyId = `${sessionId}-message-0002`;
         expect((await storage.messages.findReplyTo(userId, question.message._id))?.isComplete).toBe(false);
 
-        const partial = await storage.messages.updateReply(userId, replyId, {
-          content: 'Hola, ',
-          isComplete: false,
-          emotion: null,
-          emotionAnalysis: null,
-          gesture: null,
-        });
+        // As a streaming reply rewrites it (C-5): committed, not waited on the disk for, read as written.
+        const partial = await storage.messages.updateReply(
+          userId,
+          replyId,
+          { content: 'Hola, ', isComplete: false, emotion: null, emotionAnalysis: null, gesture: null },
+          { synced: false },
+        );
         expect(partial).toMatchObject({ _id: replyId, content: 'Hola, ', isComplete: false, emotion: null });
+        expect(await storage.messages.findReplyTo(userId, question.message._id)).toStrictEqual(partial);
 
         const analysis = { emotion: 'happy' as const, intensity: 0.6, confidence: 0.8 };
         const final = await storage.messages.updateReply(userId, replyId, {

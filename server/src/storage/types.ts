@@ -227,8 +227,16 @@ export interface MessageRepository {
   findByClientMessageId(userId: string, clientMessageId: string): Promise<Message | null>;
   /** The reply stored for a user message, if any (complete or not). */
   findReplyTo(userId: string, messageId: string): Promise<Message | null>;
-  /** Rewrites a stored reply's content and signals; null when it is gone (its session deleted). */
-  updateReply(userId: string, messageId: string, patch: ReplyPatch): Promise<Message | null>;
+  /**
+   * Rewrites a stored reply's content and signals; null when it is gone (its session deleted).
+   * A streaming reply's rewrites pass `synced: false` (SPEC.md C-5).
+   */
+  updateReply(
+    userId: string,
+    messageId: string,
+    patch: ReplyPatch,
+    options?: WriteOptions,
+  ): Promise<Message | null>;
   /** Deletes one message of this user's; false when there was none. */
   delete(userId: string, messageId: string): Promise<boolean>;
   /** Every message of a session, oldest first, with the export's fields. Owner-scoped. */

@@ -177,6 +177,62 @@ describe('C-5 the reply is stored as it streams', () => {
     // Only the final write: no interval passed while streaming.
     expect(writes).toHaveLength(1);
   });
+
+  it('a rewrite while streaming does not wait for the disk; the last write does', async () => {
+    // A test double for a slow disk (the in-memory store has none to wait for): a write that
+    // waits for the disk resolves only once `syncDisk` is called.
+    let syncDisk = () => {};
+    const disk = new Promise<void>((resolve) => (syncDisk = resolve));
+    const waits: (boolean | undefined)[] = [];
+    const slowDisk: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        updateReply: async (userId, messageId, patch, options) => {
+          waits.push(options?.synced);
+          const written = await storage.messages.updateReply(userId, messageId, patch, options);
+          if (options?.synced !== false) await disk;
+          return written;
+        },
+      },
+    };
+    rebuild({ replyFlushMs: 0, storage: slowDisk });
+    engine.pieces = ['Uno ', 'dos ', 'tres ', 'cuatro.'];
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    // Every piece is rewritten into the row (a flush interval of 0) and leaves while the disk lags.
+    await until(async () => eventsOf('chat:delta').length === 4);
+    await until(
+      async () => (await storage.messages.findReplyTo(userId, sent.message._id))?.isComplete === true,
+    );
+    expect(eventsOf('chat:reply')).toEqual([]);
+    syncDisk();
+    expect(stored(await sent.reply.done).message).toMatchObject({ content: 'Uno dos tres cuatro.' });
+    expect(waits).toEqual([false, false, false, false, undefined]);
+  });
+
+  it('the stream does not wait for a rewrite to commit: the next words leave meanwhile', async () => {
+    // A test double for a commit that takes a while (under load, the event loop's next turn).
+    let commit = () => {};
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const slowCommit: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        updateReply: async (...args) => {
+          if (args[3]?.synced === false) await committing;
+          return storage.messages.updateReply(...args);
+        },
+      },
+    };
+    rebuild({ replyFlushMs: 0, storage: slowCommit });
+    engine.pieces = ['Uno ', 'dos ', 'tres.'];
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    // The first word's rewrite is still committing when the second word leaves.
+    await until(async () => eventsOf('chat:delta').length === 2);
+    commit();
+    expect(stored(await sent.reply.done).message).toMatchObject({ content: 'Uno dos tres.' });
+    expect(eventsOf('chat:delta').map((d) => d.text)).toEqual(['Uno ', 'dos ', 'tres.']);
+  });
 });
 
 describe('E-1 every failure ends the reply with chat:error and the right retryable', () => {

@@ -22,6 +22,7 @@ import type {
   NewMessage,
   SessionRepository,
   SessionState,
+  WriteOptions,
 } from '../../storage/types.ts';
 import { chatReplyFrom, engineContext } from './chat-reply.ts';
 import { createReplyEmitter, type ReplyEmitter } from './reply-emitter.ts';
@@ -38,6 +39,14 @@ import type { SpeechPipeline } from './speech-pipeline.ts';
 const HISTORY_WINDOW = 40;
 /** How often a streaming reply's row is rewritten with the text so far (SPEC.md C-5). */
 export const REPLY_FLUSH_MS = 500;
+/**
+ * Such a rewrite is committed without waiting for the disk (C-5), and the stream does not wait for
+ * it (issue 14): under load a sync of the store took up to 120 ms, and a commit waits for the
+ * event loop's next turn, 10–40 ms at 200 replies at once; every streaming reply's next words were
+ * held behind either. Nothing is acknowledged on it; the row itself and the last write wait for
+ * the disk.
+ */
+const MID_STREAM: WriteOptions = { synced: false };
 
 /** What a stored exchange did to its session (C-11, C-12); null when the session is gone. */
 export interface RecordedExchange {
@@ -350,6 +359,8 @@ export class ReplyRun implements RunnableReply {
     const { replyId, userId } = this.spec;
     let flushedAt = performance.now();
     let flushedLength = 0;
+    /** The last rewrite, not waited for: a failed one ends the reply at the next or at the end. */
+    let rewrite: Promise<unknown> = Promise.resolve();
     try {
       const stream = afterReady(pieces, row);
       for await (const chunk of stream) {
@@ -360,13 +371,20 @@ export class ReplyRun implements RunnableReply {
             this.out.emit(ServerEvent.chatDelta, { text: chunk.text });
             this.speech?.push(chunk.text);
             if (performance.now() - flushedAt >= this.deps.flushMs && this.text.length > flushedLength) {
-              await this.deps.messages.updateReply(userId, replyId, {
-                content: this.text,
-                isComplete: false,
-                emotion: this.analysis?.emotion ?? null,
-                emotionAnalysis: this.analysis,
-                gesture: this.gesture,
-              });
+              await rewrite; // a flush interval ago: settled, and thrown here should it have failed
+              rewrite = this.deps.messages.updateReply(
+                userId,
+                replyId,
+                {
+                  content: this.text,
+                  isComplete: false,
+                  emotion: this.analysis?.emotion ?? null,
+                  emotionAnalysis: this.analysis,
+                  gesture: this.gesture,
+                },
+                MID_STREAM,
+              );
+              rewrite.catch(() => undefined); // awaited at the next rewrite or the end
               flushedAt = performance.now();
               flushedLength = this.text.length;
             }
@@ -391,6 +409,7 @@ export class ReplyRun implements RunnableReply {
         // and nothing else — acks, pings, other replies — would run meanwhile.
         await yieldToEventLoop();
       }
+      await rewrite;
     } catch (error) {
       if (!this.rowStored) throw error; // the row's own failure, not the engine's
       if (signal.aborted) return true;

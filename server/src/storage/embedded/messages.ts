@@ -177,8 +177,8 @@ export function createMessageRepository(
     async findReplyTo(userId, messageId) {
       return fromOptionalRow(replyTo.get({ userId, messageId }));
     },
-    async updateReply(userId, messageId, patch) {
-      return write(() => updateAndRead(userId, messageId, patch));
+    async updateReply(userId, messageId, patch, options) {
+      return write(() => updateAndRead(userId, messageId, patch), options);
     },
     async delete(userId, messageId) {
       return (await write(() => remove.run({ userId, messageId }))).changes === 1;
