@@ -14,6 +14,13 @@ import {
   userId,
 } from '../../test-support/chat-harness.ts';
 
+/** A promise and what resolves it: something the test lets happen when it chooses. */
+function held(): [Promise<void>, () => void] {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return [promise, release];
+}
+
 /** One reply from typing to its end: stored as it streams (C-5), stopped or failed (C-4, C-7, C-15). */
 useChatHarness();
 
@@ -51,8 +58,7 @@ describe('C-5 the reply is stored as it streams', () => {
   });
 
   it("a new message's reply row is stored with it: stored when the send resolves, before the reply starts", async () => {
-    let ack = () => {};
-    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const [acked, ack] = held();
     const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toMatchObject({
       _id: sent.reply.replyId,
@@ -79,8 +85,7 @@ describe('C-5 the reply is stored as it streams', () => {
   });
 
   it('the engine writes while the message is stored and acknowledged; nothing of the reply leaves before the ack (C-1)', async () => {
-    let ack = () => {};
-    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const [acked, ack] = held();
     const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
     // Several turns of the event loop: the reply waits for the ack, not for a turn.
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -111,8 +116,7 @@ describe('C-5 the reply is stored as it streams', () => {
 
   it('a retried message whose reply never started: the engine starts writing while the row is stored; nothing it wrote leaves before the row is', async () => {
     const sent = await interruptedBeforeItsReply('Hola');
-    let storeRow = () => {};
-    const rowWritten = new Promise<void>((resolve) => (storeRow = resolve));
+    const [rowWritten, storeRow] = held();
     const slowRow: Storage = {
       ...storage,
       messages: {
@@ -181,8 +185,7 @@ describe('C-5 the reply is stored as it streams', () => {
   it('a rewrite while streaming does not wait for the disk; the last write does', async () => {
     // A test double for a slow disk (the in-memory store has none to wait for): a write that
     // waits for the disk resolves only once `syncDisk` is called.
-    let syncDisk = () => {};
-    const disk = new Promise<void>((resolve) => (syncDisk = resolve));
+    const [disk, syncDisk] = held();
     const waits: (boolean | undefined)[] = [];
     const slowDisk: Storage = {
       ...storage,
@@ -212,8 +215,7 @@ describe('C-5 the reply is stored as it streams', () => {
 
   it('the stream does not wait for a rewrite to commit: the next words leave meanwhile', async () => {
     // A test double for a commit that takes a while (under load, the event loop's next turn).
-    let commit = () => {};
-    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const [committing, commit] = held();
     const slowCommit: Storage = {
       ...storage,
       messages: {
@@ -309,8 +311,7 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
   });
 
   it('the session gone before the reply starts (another instance deleted it): not_found, no row', async () => {
-    let ack = () => {};
-    const acked = new Promise<void>((resolve) => (ack = resolve));
+    const [acked, ack] = held();
     const sent = await chat.submit(userId, { message: 'Hola' }, { acked });
     await storage.sessions.delete(userId, sent.session.sessionId);
     ack();
