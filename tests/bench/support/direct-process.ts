@@ -1,6 +1,6 @@
-import { fork } from 'node:child_process';
 import type { Language } from '@alma/protocol';
 import type { DirectAnswer, DirectRequest } from './direct-child.ts';
+import { forkChild } from './forked.ts';
 
 type Request = DirectRequest extends infer R ? (R extends { type: 'close' } ? never : Omit<R, 'id'>) : never;
 
@@ -15,37 +15,18 @@ export interface DirectProcess {
 }
 
 export async function startDirectProcess(voice: string): Promise<DirectProcess> {
-  const child = fork(new URL('./direct-child.ts', import.meta.url), [], {
-    env: { ...process.env, BENCH_DIRECT_VOICE: voice },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const waiting = new Map<number, (answer: DirectAnswer) => void>();
-  let next = 0;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`direct speech exited with ${code}`)));
-    child.on('message', (message: DirectAnswer | { ready: true }) => {
-      if ('ready' in message) resolve();
-      else {
-        waiting.get(message.id)?.(message);
-        waiting.delete(message.id);
-      }
-    });
-  });
-  const ask = (request: Request) =>
-    new Promise<number[][]>((resolve) => {
-      const id = next++;
-      waiting.set(id, (answer) => resolve(answer.cpuUs));
-      child.send({ ...request, id });
-    });
+  const forked = await forkChild<Request, DirectAnswer, { ready: true }>(
+    new URL('./direct-child.ts', import.meta.url),
+    {
+      label: 'direct speech',
+      isReady: (message): message is { ready: true } => 'ready' in message,
+      env: { BENCH_DIRECT_VOICE: voice },
+    },
+  );
+  const ask = async (request: Request) => (await forked.ask(request)).cpuUs;
   return {
     direct: (texts, runs) => ask({ type: 'direct', texts: [...texts], runs }),
     synthesizer: (texts, runs, language) => ask({ type: 'synthesizer', texts: [...texts], runs, language }),
-    close: async () => {
-      if (child.exitCode !== null) return;
-      child.send({ type: 'close', id: next++ } satisfies DirectRequest);
-      await exited;
-    },
+    close: forked.close,
   };
 }

@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildMessage, ParentMessage } from './child.ts';
+import { forkChild } from './forked.ts';
 
 /**
  * A server under measurement in its own process, so its CPU time is its own and not the load
@@ -30,6 +30,7 @@ export interface ServerProcess {
 }
 
 type Request = ParentMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+type Ready = Extract<ChildMessage, { type: 'ready' }>;
 
 export async function startServerProcess(
   script: URL,
@@ -37,39 +38,19 @@ export async function startServerProcess(
   options: { env?: Record<string, string>; label?: string; nodeFlags?: readonly string[] } = {},
 ): Promise<ServerProcess> {
   const label = options.label ?? 'server';
-  const child = fork(script, [], {
-    env: { ...process.env, ...options.env },
-    // tsx runs the TypeScript child as it runs the bench.
+  const forked = await forkChild<Request, Exclude<ChildMessage, Ready>, Ready>(script, {
+    label,
+    isReady: (message): message is Ready => message.type === 'ready',
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
     // BENCH_CPU_PROF=<dir>: node's own profiler on every thread of the child (one file each,
     // workers included), written when it exits.
-    execArgv: [
-      ...(options.nodeFlags ?? []),
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    ...(process.env.BENCH_CPU_PROF
+      ? { afterLoader: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] }
+      : {}),
   });
-  let next = 0;
-  const waiting = new Map<number, (message: ChildMessage) => void>();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = new Promise<Extract<ChildMessage, { type: 'ready' }>>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
-    child.on('message', (message: ChildMessage) => {
-      if (message.type === 'ready') resolve(message);
-      else {
-        waiting.get(message.id)?.(message);
-        waiting.delete(message.id);
-      }
-    });
-  });
-  const ask = (request: Request) =>
-    new Promise<ChildMessage>((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      child.send({ ...request, id });
-    });
-  const { url, info } = await ready;
+  const { child, ask } = forked;
+  const { url, info } = forked.ready;
   const profileDir = process.env.BENCH_PROFILE;
   return {
     url,
@@ -90,11 +71,7 @@ export async function startServerProcess(
         await ask({ type: 'profile-stop', file: join(profileDir, `${label}-${name}.cpuprofile`) });
       }
     },
-    close: async () => {
-      if (child.exitCode !== null) return;
-      child.send({ type: 'close', id: next++ } satisfies ParentMessage);
-      await exited;
-    },
+    close: forked.close,
   };
 }
 
