@@ -41,7 +41,8 @@ const HISTORY_WINDOW = 40;
 export const REPLY_FLUSH_MS = 500;
 /**
  * Such a rewrite is committed without waiting for the disk (C-5), and the stream does not wait for
- * it (issue 14): under load a sync of the store took up to 120 ms, and a commit waits for the
+ * it (issue 14): under load the wait for a sync of the store reached 120 ms (the sync itself is
+ * ~1 ms: the rest is the busy event loop taking its completion), and a commit waits for the
  * event loop's next turn, 6–60 ms at 200 replies at once; every streaming reply's next words were
  * held behind either. Nothing is acknowledged on it; the row itself and the last write wait for
  * the disk.
