@@ -275,6 +275,8 @@ export interface CustomVoiceRepository {
   delete(userId: string, id: string): Promise<boolean>;
   /** How many voices the user has and their samples' bytes (the plan checks, spec §5). */
   usage(userId: string): Promise<{ count: number; bytes: number }>;
+  /** Whether any user has a voice with this id (the sweep of samples left without one, VU-10). */
+  exists(id: string): Promise<boolean>;
 }
 
 export interface CustomAvatarRepository {

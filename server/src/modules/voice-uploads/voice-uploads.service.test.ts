@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiskBlobStore } from '../../storage/blobs.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
@@ -128,5 +128,63 @@ describe('VU-3 without ffmpeg', () => {
     await expect(
       s.upload('u1', limits, { data: mp3.subarray(0, 5000), fileName: 'b.mp3', language: 'es' }),
     ).rejects.toMatchObject({ code: 'voice_file_damaged' });
+  });
+});
+
+describe('VU-10 samples left without a voice', () => {
+  /** A sample written `minutesAgo` before the service's clock (12:00 UTC), as the disk store keeps it. */
+  function sampleFile(name: string, minutesAgo: number): string {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, name);
+    writeFileSync(path, wav);
+    const at = new Date(Date.parse('2026-11-22T12:00:00Z') - minutesAgo * 60_000);
+    utimesSync(path, at, at);
+    return name;
+  }
+  const id = (k: number) => `custom-0193a1b2-0000-7000-8000-${String(900 + k).padStart(12, '0')}`;
+
+  it('removes an old sample no voice names, and keeps recorded, recent and foreign files', async () => {
+    const s = service();
+    const limits = await s.withSlot('u1', async (l) => l);
+    const { voice } = await s.upload('u1', limits, {
+      data: wav,
+      fileName: 'mi voz.wav',
+      language: 'es',
+    });
+    utimesSync(join(dir, voice.file), new Date(0), new Date(0)); // recorded long ago: kept
+    const orphan = sampleFile(`${id(1)}.wav`, 11); // killed mid-analysis 11 minutes ago
+    const young = sampleFile(`${id(2)}.ogg`, 2); // an upload maybe still being analysed elsewhere
+    const foreign = sampleFile('notes.txt', 60 * 24); // not a sample's name: not ours
+    expect(await s.sweepOrphans()).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual([voice.file, young, foreign].sort());
+    expect(readdirSync(dir)).not.toContain(orphan);
+    expect(await s.find('u1', voice.id)).toMatchObject({ id: voice.id });
+  });
+
+  it('leaves a sample alone for twice the analysis limit when that is longer than ten minutes', async () => {
+    const s = createVoiceUploadsService({
+      users: storage.users,
+      voices: storage.customVoices,
+      blobs: createDiskBlobStore(dir),
+      newId: () => `0193a1b2-0000-7000-8000-${String(++n).padStart(12, '0')}`,
+      clock: () => new Date('2026-11-22T12:00:00Z'),
+      log: silent,
+      analysisLimitMs: 15 * 60_000,
+    });
+    sampleFile(`${id(3)}.wav`, 20);
+    sampleFile(`${id(4)}.wav`, 31);
+    expect(await s.sweepOrphans()).toBe(1);
+    expect(readdirSync(dir)).toEqual([`${id(3)}.wav`]);
+  });
+
+  it('runs when the service starts, so a restart after a kill cleans up', async () => {
+    const s = service();
+    sampleFile(`${id(5)}.m4a`, 90);
+    await s.start();
+    try {
+      await vi.waitFor(() => expect(readdirSync(dir)).toEqual([]));
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -60,6 +60,15 @@ export interface VoiceUploadsDeps {
 /** How long an upload waits for its analysis (VU-1): a sample analyses in about a second. */
 export const VOICE_ANALYSIS_LIMIT_MS = 60_000;
 
+/**
+ * A sample without a voice record this old was left behind (VU-10): its upload is long over,
+ * since one waits at most for its analysis (`analysisLimitMs`) between writing the sample and
+ * recording the voice. Ten minutes, or twice that limit when it is set longer.
+ */
+export const ORPHAN_SAMPLE_MIN_AGE_MS = 10 * 60_000;
+/** How often the sweep runs after the one at start. */
+export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
+
 export interface VoiceUploadInput {
   data: Uint8Array;
   fileName: string;
@@ -124,6 +133,30 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
       await blobs.delete(job.file).catch(() => false);
     },
   });
+
+  const limitMs = deps.analysisLimitMs ?? VOICE_ANALYSIS_LIMIT_MS;
+
+  /**
+   * Removes the samples no voice record names (VU-10): an instance stopped between writing a
+   * sample and recording its voice (killed mid-analysis), or between removing a voice's record and
+   * its sample (VU-7), leaves one that nothing would ever count, list or delete. Only samples
+   * older than any upload can still be in progress are touched, so an upload under way on this
+   * or another instance keeps its sample. Returns how many were removed.
+   */
+  async function sweepOrphans(): Promise<number> {
+    const cutoff = deps.clock().getTime() - Math.max(ORPHAN_SAMPLE_MIN_AGE_MS, 2 * limitMs);
+    let removed = 0;
+    for (const info of await blobs.list()) {
+      if (info.createdAt.getTime() >= cutoff) continue;
+      const id = info.name.slice(0, info.name.indexOf('.'));
+      // Only what an upload writes (`<voice id>.<format>`): anything else is not ours to remove.
+      if (!isCustomVoiceId(id) || (await voices.exists(id))) continue;
+      if (await blobs.delete(info.name)) removed += 1;
+    }
+    if (removed > 0) deps.log.info({ removed }, 'custom voice samples without a voice removed');
+    return removed;
+  }
+  let sweeping: NodeJS.Timeout | null = null;
 
   function toCustomVoice(record: CustomVoiceRecord): CustomVoice {
     return {
@@ -201,10 +234,7 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
     const file = `${id}.${format}`;
     await blobs.put(file, data);
     try {
-      const outcome = await analyses.analyse(
-        { id, userId, file },
-        deps.analysisLimitMs ?? VOICE_ANALYSIS_LIMIT_MS,
-      );
+      const outcome = await analyses.analyse({ id, userId, file }, limitMs);
       if (!outcome.ok) throw new AppError(outcome.code, { detail: outcome.detail });
       return await record({ id, file, format, userId, input, analysis: outcome.analysis });
     } catch (error) {
@@ -263,10 +293,23 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
 
     upload,
 
-    /** After start: the analysis queue's heartbeat and recovery (M-9). */
-    start: () => analyses.start(),
+    /**
+     * After start: the analysis queue's heartbeat and recovery (M-9), and the sweep of samples
+     * left without a voice (VU-10), now and every `ORPHAN_SWEEP_INTERVAL_MS`.
+     */
+    async start(): Promise<void> {
+      await analyses.start();
+      const sweep = () => {
+        sweepOrphans().catch((err: unknown) => deps.log.error({ err }, 'custom voice sample sweep failed'));
+      };
+      sweep();
+      sweeping = setInterval(sweep, ORPHAN_SWEEP_INTERVAL_MS);
+      sweeping.unref();
+    },
+    sweepOrphans,
     /** Stops analysing and ends the analysis threads (shutdown). */
     close: async () => {
+      if (sweeping) clearInterval(sweeping);
       await analyses.close();
       await analyser.close();
     },

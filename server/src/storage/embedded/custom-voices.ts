@@ -38,6 +38,7 @@ export function createCustomVoiceRepository(
     `SELECT ${COLUMNS} FROM custom_voices WHERE user_id = @userId ORDER BY created_at, id`,
   );
   const remove = prepare(db, 'DELETE FROM custom_voices WHERE id = @id AND user_id = @userId');
+  const byId = prepare(db, 'SELECT 1 AS found FROM custom_voices WHERE id = @id');
   const usage = prepare(
     db,
     'SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM custom_voices WHERE user_id = @userId',
@@ -63,6 +64,9 @@ export function createCustomVoiceRepository(
     async usage(userId) {
       const row = usage.get({ userId }) as { count: number; bytes: number };
       return { count: Number(row.count), bytes: Number(row.bytes) };
+    },
+    async exists(id) {
+      return byId.get({ id }) !== undefined;
     },
   };
 }

@@ -34,5 +34,8 @@ export function createCustomVoiceRepository(voices: Collection<CustomVoiceDocume
         .toArray();
       return { count: row?.count ?? 0, bytes: row?.bytes ?? 0 };
     },
+    async exists(id) {
+      return (await voices.countDocuments({ _id: id }, { limit: 1 })) > 0;
+    },
   };
 }
