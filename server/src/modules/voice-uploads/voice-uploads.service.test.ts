@@ -6,7 +6,7 @@ import { createDiskBlobStore } from '../../storage/blobs.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
 import { mp3Of, tone, wavOf } from '../../test-support/voice-samples.ts';
-import { createVoiceUploadsService } from './voice-uploads.service.ts';
+import { createVoiceUploadsService, type VoiceUploadsDeps } from './voice-uploads.service.ts';
 
 /** The plan checks of spec §5 that the REST tests cannot reach cheaply (SPEC.md VU-5). */
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -35,7 +35,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function service(otherStorageBytes = 0, otherProcessingUploads = 0, ffmpeg?: null) {
+function service(
+  otherStorageBytes = 0,
+  otherProcessingUploads = 0,
+  ffmpeg?: null,
+  more: Partial<VoiceUploadsDeps> = {},
+) {
   return createVoiceUploadsService({
     ffmpeg,
     users: storage.users,
@@ -46,6 +51,7 @@ function service(otherStorageBytes = 0, otherProcessingUploads = 0, ffmpeg?: nul
     log: silent,
     otherStorageBytes: async () => otherStorageBytes,
     otherProcessingUploads: async () => otherProcessingUploads,
+    ...more,
   });
 }
 
@@ -162,15 +168,7 @@ describe('VU-10 samples left without a voice', () => {
   });
 
   it('leaves a sample alone for twice the analysis limit when that is longer than ten minutes', async () => {
-    const s = createVoiceUploadsService({
-      users: storage.users,
-      voices: storage.customVoices,
-      blobs: createDiskBlobStore(dir),
-      newId: () => `0193a1b2-0000-7000-8000-${String(++n).padStart(12, '0')}`,
-      clock: () => new Date('2026-11-22T12:00:00Z'),
-      log: silent,
-      analysisLimitMs: 15 * 60_000,
-    });
+    const s = service(0, 0, undefined, { analysisLimitMs: 15 * 60_000 });
     sampleFile(`${id(3)}.wav`, 20);
     sampleFile(`${id(4)}.wav`, 31);
     expect(await s.sweepOrphans()).toBe(1);
