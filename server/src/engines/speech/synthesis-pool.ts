@@ -26,6 +26,13 @@ export class SpeechBusyError extends Error {
   }
 }
 
+/**
+ * What a clause taken back (aborted, or the pool closing) rejects with: one error, made once. At
+ * 200 replies at once most replies go on as text (S-10), each taking back its later clauses, and
+ * a DOMException made for each captured a stack trace nobody reads, on the event loop.
+ */
+const ABORTED = new DOMException('aborted', 'AbortError');
+
 export interface SynthesisPoolOptions {
   /** Worker threads; default: the machine's cores (SPEECH_WORKERS). */
   size?: number;
@@ -139,7 +146,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
       const [job] = slot.jobs.splice(at, 1) as [PostedJob];
       if (slot.jobs.length === 0) slot.worker.unref();
       if (answer.ok) job.resolve(answer.result);
-      else if ('cancelled' in answer) job.reject(new DOMException('aborted', 'AbortError'));
+      else if ('cancelled' in answer) job.reject(ABORTED);
       else job.reject(new Error(answer.message));
       pump();
     });
@@ -228,7 +235,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
     synthesize(request) {
       return new Promise<SynthesisResult>((resolve, reject) => {
         if (closed || request.signal.aborted) {
-          reject(new DOMException('aborted', 'AbortError'));
+          reject(ABORTED);
           return;
         }
         startFailure = null; // a new job tries the workers again
@@ -238,8 +245,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
           // A later clause waits from when the clause before it is done (S-10): never before.
           queuedAt: request.after ? Number.POSITIVE_INFINITY : performance.now(),
           aborted: () => request.signal.aborted,
-          refuse: (reason) =>
-            reject(reason === 'busy' ? new SpeechBusyError() : new DOMException('aborted', 'AbortError')),
+          refuse: (reason) => reject(reason === 'busy' ? new SpeechBusyError() : ABORTED),
           resolve,
           reject,
         };

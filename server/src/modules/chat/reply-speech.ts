@@ -99,6 +99,12 @@ const NO_PCM = new Int16Array(0);
 const keptOf = (result: SynthesisResult): SynthesisResult =>
   result.mimeType === 'audio/mpeg' ? { ...result, pcm: NO_PCM } : result;
 
+/**
+ * Why a reply's clauses were stopped: one reason, made once. `abort()` without one makes a
+ * DOMException, stack trace and all, for every reply that goes on as text (most, at 200 at once).
+ */
+const CLAUSES_STOPPED = new DOMException('the reply stopped speaking', 'AbortError');
+
 /** `promise`, or null as soon as `signal` aborts: a stop never waits for a synthesiser. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
   if (signal.aborted) return Promise.resolve(null);
@@ -137,7 +143,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
    * clauses still waiting for a worker leave the queue instead of being voiced for nothing (S-10).
    */
   const clauses = new AbortController();
-  const stopClauses = () => clauses.abort();
+  const stopClauses = () => clauses.abort(CLAUSES_STOPPED);
   signal.addEventListener('abort', stopClauses, { once: true });
 
   const enqueue = (raw: string) => {
