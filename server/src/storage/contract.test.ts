@@ -1045,6 +1045,23 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         );
         expect(partial).toMatchObject({ _id: replyId, content: 'Hola, ', isComplete: false, emotion: null });
         expect(await storage.messages.findReplyTo(userId, question.message._id)).toStrictEqual(partial);
+        // Or without reading it back: only whether it was there.
+        const patchOf = (content: string) => ({
+          content,
+          isComplete: false,
+          emotion: null,
+          emotionAnalysis: null,
+          gesture: null,
+        });
+        expect(
+          await storage.messages.rewriteReply(userId, replyId, patchOf('Hola, Lu'), { synced: false }),
+        ).toBe(true);
+        expect(await storage.messages.findReplyTo(userId, question.message._id)).toStrictEqual({
+          ...partial,
+          content: 'Hola, Lu',
+        });
+        expect(await storage.messages.rewriteReply('user-0002', replyId, patchOf('x'))).toBe(false);
+        expect(await storage.messages.rewriteReply(userId, 'no-such-reply', patchOf('x'))).toBe(false);
 
         const analysis = { emotion: 'happy' as const, intensity: 0.6, confidence: 0.8 };
         const final = await storage.messages.updateReply(userId, replyId, {
@@ -1069,6 +1086,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.messages.delete(userId, replyId)).toBe(true);
         expect(await storage.messages.delete(userId, replyId)).toBe(false);
         expect(await storage.messages.updateReply(userId, replyId, patch)).toBeNull();
+        expect(await storage.messages.rewriteReply(userId, replyId, patch)).toBe(false);
         expect(await storage.messages.findReplyTo(userId, question.message._id)).toBeNull();
       });
 

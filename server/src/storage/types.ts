@@ -237,6 +237,16 @@ export interface MessageRepository {
     patch: ReplyPatch,
     options?: WriteOptions,
   ): Promise<Message | null>;
+  /**
+   * `updateReply` without reading the row back, for a streaming reply's rewrites (C-5), which
+   * need only know it was written: false when it is gone.
+   */
+  rewriteReply(
+    userId: string,
+    messageId: string,
+    patch: ReplyPatch,
+    options?: WriteOptions,
+  ): Promise<boolean>;
   /** Deletes one message of this user's; false when there was none. */
   delete(userId: string, messageId: string): Promise<boolean>;
   /** Every message of a session, oldest first, with the export's fields. Owner-scoped. */

@@ -169,6 +169,10 @@ describe('C-5 the reply is stored as it streams', () => {
       ...storage,
       messages: {
         ...storage.messages,
+        rewriteReply: async (...args) => {
+          writes.push(args[2].content);
+          return storage.messages.rewriteReply(...args);
+        },
         updateReply: async (...args) => {
           writes.push(args[2].content);
           return storage.messages.updateReply(...args);
@@ -191,6 +195,12 @@ describe('C-5 the reply is stored as it streams', () => {
       ...storage,
       messages: {
         ...storage.messages,
+        rewriteReply: async (userId, messageId, patch, options) => {
+          waits.push(options?.synced);
+          const written = await storage.messages.rewriteReply(userId, messageId, patch, options);
+          if (options?.synced !== false) await disk;
+          return written;
+        },
         updateReply: async (userId, messageId, patch, options) => {
           waits.push(options?.synced);
           const written = await storage.messages.updateReply(userId, messageId, patch, options);
@@ -220,9 +230,9 @@ describe('C-5 the reply is stored as it streams', () => {
       ...storage,
       messages: {
         ...storage.messages,
-        updateReply: async (...args) => {
+        rewriteReply: async (...args) => {
           if (args[3]?.synced === false) await committing;
-          return storage.messages.updateReply(...args);
+          return storage.messages.rewriteReply(...args);
         },
       },
     };
@@ -284,6 +294,9 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
       ...storage,
       messages: {
         ...storage.messages,
+        rewriteReply: async () => {
+          throw new Error('disk full');
+        },
         updateReply: async () => {
           throw new Error('disk full');
         },
@@ -294,6 +307,24 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
     const errors = eventsOf('chat:error');
     expect(errors).toMatchObject([{ code: 'reply_failed', retryable: true }]);
+    expect(published.filter((p) => p.event === 'chat:reply')).toEqual([]);
+  });
+
+  it('a rewrite failing while the reply streams ends it too, though the last write would succeed (C-5)', async () => {
+    const rewriteFails: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        rewriteReply: async () => {
+          throw new Error('disk full');
+        },
+      },
+    };
+    rebuild({ replyFlushMs: 0, storage: rewriteFails });
+    engine.pieces = ['Uno ', 'dos ', 'tres.'];
+    const { outcome } = await exchange('Hola');
+    expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
+    expect(eventsOf('chat:error')).toMatchObject([{ code: 'reply_failed', retryable: true }]);
     expect(published.filter((p) => p.event === 'chat:reply')).toEqual([]);
   });
 

@@ -44,8 +44,8 @@ export const REPLY_FLUSH_MS = 500;
  * it (issue 14): under load the wait for a sync of the store reached 120 ms (the sync itself is
  * ~1 ms: the rest is the busy event loop taking its completion), and a commit waits for the
  * event loop's next turn, 6–60 ms at 200 replies at once; every streaming reply's next words were
- * held behind either. Nothing is acknowledged on it; the row itself and the last write wait for
- * the disk.
+ * held behind either. Nothing is acknowledged on it, nor is the row read back (`rewriteReply`);
+ * the row itself and the last write wait for the disk.
  */
 const MID_STREAM: WriteOptions = { synced: false };
 
@@ -373,7 +373,7 @@ export class ReplyRun implements RunnableReply {
             this.speech?.push(chunk.text);
             if (performance.now() - flushedAt >= this.deps.flushMs && this.text.length > flushedLength) {
               await rewrite; // a flush interval ago: settled, and thrown here should it have failed
-              rewrite = this.deps.messages.updateReply(
+              rewrite = this.deps.messages.rewriteReply(
                 userId,
                 replyId,
                 {

@@ -146,7 +146,8 @@ export function createMessageRepository(
       .map(fromRow)
       .reverse();
 
-  const updateAndRead = atomic((userId: string, messageId: string, reply: ReplyPatch) => {
+  /** Writes the patch; whether the row was there. */
+  const rewrite = (userId: string, messageId: string, reply: ReplyPatch): boolean => {
     const patch = ReplyPatchSchema.parse(reply);
     const { changes } = updateReply.run({
       userId,
@@ -159,8 +160,11 @@ export function createMessageRepository(
       setAudio: patch.audioUrl === undefined ? 0 : 1,
       audioUrl: patch.audioUrl ?? null,
     });
-    return changes === 0 ? null : fromOptionalRow(byId.get({ userId, messageId }));
-  });
+    return changes > 0;
+  };
+  const updateAndRead = atomic((userId: string, messageId: string, reply: ReplyPatch) =>
+    rewrite(userId, messageId, reply) ? fromOptionalRow(byId.get({ userId, messageId })) : null,
+  );
   // Count and items from one snapshot, so `total` agrees with the page.
   const readPage = atomic((userId: string, sessionId: string, page: number, pageSize: number) => ({
     items: window(userId, sessionId, page, pageSize),
@@ -179,6 +183,9 @@ export function createMessageRepository(
     },
     async updateReply(userId, messageId, patch, options) {
       return write(() => updateAndRead(userId, messageId, patch), options);
+    },
+    async rewriteReply(userId, messageId, patch, options) {
+      return write(() => rewrite(userId, messageId, patch), options);
     },
     async delete(userId, messageId) {
       return (await write(() => remove.run({ userId, messageId }))).changes === 1;

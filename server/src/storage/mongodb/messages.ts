@@ -2,7 +2,7 @@ import type { Collection, Filter } from 'mongodb';
 import { pageWindow } from '../shared.ts';
 import { NewMessageSchema, ReplyPatchSchema, StoredMessageSchema, readRecord } from '../records.ts';
 import { MessageSchema, type Message } from '@alma/protocol';
-import type { MessageRepository, NewMessage, StoredMessage } from '../types.ts';
+import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
 
 /** Stored as given: the message plus its owner; a reply in flight, its lease (SPEC.md M-5). */
@@ -25,6 +25,21 @@ const byClientId = (userId: string, clientMessageId: string): Filter<MessageDocu
   userId,
   clientMessageId: { $eq: clientMessageId, $type: 'string' },
 });
+
+/** A reply's rewrite (C-5): its text and signals, and its audio when the patch has one. */
+const replySet = (reply: ReplyPatch) => {
+  const patch = ReplyPatchSchema.parse(reply);
+  return {
+    $set: {
+      content: patch.content,
+      isComplete: patch.isComplete,
+      emotion: patch.emotion,
+      emotionAnalysis: patch.emotionAnalysis,
+      gesture: patch.gesture,
+      ...(patch.audioUrl === undefined ? {} : { audioUrl: patch.audioUrl }),
+    },
+  };
+};
 
 export function createMessageRepository(messages: Collection<MessageDocument>): MessageRepository {
   const newestFirst = (userId: string, sessionId: string, page: number, pageSize: number) => {
@@ -75,23 +90,14 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
       );
     },
     async updateReply(userId, messageId, reply) {
-      const patch = ReplyPatchSchema.parse(reply);
       return fromDocument(
-        await messages.findOneAndUpdate(
-          { _id: messageId, userId },
-          {
-            $set: {
-              content: patch.content,
-              isComplete: patch.isComplete,
-              emotion: patch.emotion,
-              emotionAnalysis: patch.emotionAnalysis,
-              gesture: patch.gesture,
-              ...(patch.audioUrl === undefined ? {} : { audioUrl: patch.audioUrl }),
-            },
-          },
-          { returnDocument: 'after' },
-        ),
+        await messages.findOneAndUpdate({ _id: messageId, userId }, replySet(reply), {
+          returnDocument: 'after',
+        }),
       );
+    },
+    async rewriteReply(userId, messageId, reply) {
+      return (await messages.updateOne({ _id: messageId, userId }, replySet(reply))).matchedCount > 0;
     },
     async delete(userId, messageId) {
       return (await messages.deleteOne({ _id: messageId, userId })).deletedCount === 1;
