@@ -289,20 +289,17 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
   });
 
-  it('a store failing mid-reply: reply_failed, retryable — never a reply that just stops', async () => {
-    const broken: Storage = {
+  /** The store with these reply writes failing as a full disk would. */
+  const failing = (...writes: ('rewriteReply' | 'updateReply')[]): Storage => {
+    const diskFull = () => Promise.reject(new Error('disk full'));
+    return {
       ...storage,
-      messages: {
-        ...storage.messages,
-        rewriteReply: async () => {
-          throw new Error('disk full');
-        },
-        updateReply: async () => {
-          throw new Error('disk full');
-        },
-      },
+      messages: { ...storage.messages, ...Object.fromEntries(writes.map((w) => [w, diskFull])) },
     };
-    rebuild({ storage: broken });
+  };
+
+  it('a store failing mid-reply: reply_failed, retryable — never a reply that just stops', async () => {
+    rebuild({ storage: failing('rewriteReply', 'updateReply') });
     const { outcome } = await exchange('Hola');
     expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
     const errors = eventsOf('chat:error');
@@ -311,16 +308,7 @@ describe('E-1 every failure ends the reply with chat:error and the right retryab
   });
 
   it('a rewrite failing while the reply streams ends it too, though the last write would succeed (C-5)', async () => {
-    const rewriteFails: Storage = {
-      ...storage,
-      messages: {
-        ...storage.messages,
-        rewriteReply: async () => {
-          throw new Error('disk full');
-        },
-      },
-    };
-    rebuild({ replyFlushMs: 0, storage: rewriteFails });
+    rebuild({ replyFlushMs: 0, storage: failing('rewriteReply') });
     engine.pieces = ['Uno ', 'dos ', 'tres.'];
     const { outcome } = await exchange('Hola');
     expect(outcome).toEqual({ kind: 'failed', code: 'reply_failed' });
