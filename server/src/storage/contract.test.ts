@@ -1381,12 +1381,14 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.customVoices.usage('user-0001')).toEqual({ count: 0, bytes: 0 });
       });
 
-      it('tells whether any user has a voice with an id (VU-10)', async () => {
+      it('tells which of many ids any user has a voice with, in one call (VU-10)', async () => {
         await storage.customVoices.insert(voice('user-0002', 1));
-        expect(await storage.customVoices.exists('custom-0001')).toBe(true);
-        expect(await storage.customVoices.exists('custom-0002')).toBe(false);
+        await storage.customVoices.insert(voice('user-0001', 3));
+        const ids = ['custom-0001', 'custom-0002', 'custom-0003', "custom-' OR 1=1 --", 'custom-0001'];
+        expect(await storage.customVoices.existing(ids)).toEqual(new Set(['custom-0001', 'custom-0003']));
+        expect(await storage.customVoices.existing([])).toEqual(new Set());
         await storage.customVoices.delete('user-0002', 'custom-0001');
-        expect(await storage.customVoices.exists('custom-0001')).toBe(false);
+        expect(await storage.customVoices.existing(ids)).toEqual(new Set(['custom-0003']));
       });
     });
 

@@ -285,8 +285,11 @@ export interface CustomVoiceRepository {
   delete(userId: string, id: string): Promise<boolean>;
   /** How many voices the user has and their samples' bytes (the plan checks, spec §5). */
   usage(userId: string): Promise<{ count: number; bytes: number }>;
-  /** Whether any user has a voice with this id (the sweep of samples left without one, VU-10). */
-  exists(id: string): Promise<boolean>;
+  /**
+   * Which of these ids any user has a voice with, in one query (the sweep of samples left without
+   * one, VU-10: a data directory's old samples are checked together, not one round trip each).
+   */
+  existing(ids: readonly string[]): Promise<Set<string>>;
 }
 
 export interface CustomAvatarRepository {

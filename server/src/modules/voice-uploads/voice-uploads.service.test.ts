@@ -6,7 +6,11 @@ import { createDiskBlobStore } from '../../storage/blobs.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
 import { mp3Of, tone, wavOf } from '../../test-support/voice-samples.ts';
-import { createVoiceUploadsService, type VoiceUploadsDeps } from './voice-uploads.service.ts';
+import {
+  createVoiceUploadsService,
+  ORPHAN_SWEEP_BATCH,
+  type VoiceUploadsDeps,
+} from './voice-uploads.service.ts';
 
 /** The plan checks of spec §5 that the REST tests cannot reach cheaply (SPEC.md VU-5). */
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -165,6 +169,23 @@ describe('VU-10 samples left without a voice', () => {
     expect(readdirSync(dir).sort()).toEqual([voice.file, young, foreign].sort());
     expect(readdirSync(dir)).not.toContain(orphan);
     expect(await s.find('u1', voice.id)).toMatchObject({ id: voice.id });
+  });
+
+  it('asks the store about the old samples a batch at a time, not one query each', async () => {
+    const existing = vi.fn(storage.customVoices.existing);
+    const s = service(0, 0, undefined, { voices: { ...storage.customVoices, existing } });
+    const limits = await s.withSlot('u1', async (l) => l);
+    const { voice } = await s.upload('u1', limits, { data: wav, fileName: 'mi voz.wav', language: 'es' });
+    utimesSync(join(dir, voice.file), new Date(0), new Date(0));
+    const orphans = ORPHAN_SWEEP_BATCH + 1;
+    for (let k = 0; k < orphans; k++) sampleFile(`${id(10 + k)}.wav`, 60);
+    expect(await s.sweepOrphans()).toBe(orphans);
+    expect(readdirSync(dir)).toEqual([voice.file]);
+    expect(existing).toHaveBeenCalledTimes(2);
+    expect(existing.mock.calls.map(([ids]) => ids.length).sort((a, b) => a - b)).toEqual([
+      2,
+      ORPHAN_SWEEP_BATCH,
+    ]);
   });
 
   it('leaves a sample alone for twice the analysis limit when that is longer than ten minutes', async () => {

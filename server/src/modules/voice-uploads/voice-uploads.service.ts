@@ -68,6 +68,8 @@ export const VOICE_ANALYSIS_LIMIT_MS = 60_000;
 export const ORPHAN_SAMPLE_MIN_AGE_MS = 10 * 60_000;
 /** How often the sweep runs after the one at start. */
 export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
+/** Old samples the sweep asks the store about in one query. */
+export const ORPHAN_SWEEP_BATCH = 500;
 
 export interface VoiceUploadInput {
   data: Uint8Array;
@@ -145,13 +147,19 @@ export function createVoiceUploadsService(deps: VoiceUploadsDeps) {
    */
   async function sweepOrphans(): Promise<number> {
     const cutoff = deps.clock().getTime() - Math.max(ORPHAN_SAMPLE_MIN_AGE_MS, 2 * limitMs);
-    let removed = 0;
+    // Only what an upload writes (`<voice id>.<format>`), old enough: anything else is not ours.
+    const old: { name: string; id: string }[] = [];
     for (const info of await blobs.list()) {
       if (info.createdAt.getTime() >= cutoff) continue;
       const id = info.name.slice(0, info.name.indexOf('.'));
-      // Only what an upload writes (`<voice id>.<format>`): anything else is not ours to remove.
-      if (!isCustomVoiceId(id) || (await voices.exists(id))) continue;
-      if (await blobs.delete(info.name)) removed += 1;
+      if (isCustomVoiceId(id)) old.push({ name: info.name, id });
+    }
+    let removed = 0;
+    // The store is asked about a batch of samples at once: one query, not one per sample.
+    for (let at = 0; at < old.length; at += ORPHAN_SWEEP_BATCH) {
+      const batch = old.slice(at, at + ORPHAN_SWEEP_BATCH);
+      const recorded = await voices.existing(batch.map((sample) => sample.id));
+      for (const { name, id } of batch) if (!recorded.has(id) && (await blobs.delete(name))) removed += 1;
     }
     if (removed > 0) deps.log.info({ removed }, 'custom voice samples without a voice removed');
     return removed;

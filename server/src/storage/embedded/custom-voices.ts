@@ -38,7 +38,7 @@ export function createCustomVoiceRepository(
     `SELECT ${COLUMNS} FROM custom_voices WHERE user_id = @userId ORDER BY created_at, id`,
   );
   const remove = prepare(db, 'DELETE FROM custom_voices WHERE id = @id AND user_id = @userId');
-  const byId = prepare(db, 'SELECT 1 AS found FROM custom_voices WHERE id = @id');
+  const byIds = prepare(db, 'SELECT id FROM custom_voices WHERE id IN (SELECT value FROM json_each(@ids))');
   const usage = prepare(
     db,
     'SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM custom_voices WHERE user_id = @userId',
@@ -65,8 +65,10 @@ export function createCustomVoiceRepository(
       const row = usage.get({ userId }) as { count: number; bytes: number };
       return { count: Number(row.count), bytes: Number(row.bytes) };
     },
-    async exists(id) {
-      return byId.get({ id }) !== undefined;
+    async existing(ids) {
+      if (ids.length === 0) return new Set();
+      const rows = byIds.all({ ids: JSON.stringify(ids) }) as { id: string }[];
+      return new Set(rows.map((row) => row.id));
     },
   };
 }

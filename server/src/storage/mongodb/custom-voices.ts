@@ -34,8 +34,10 @@ export function createCustomVoiceRepository(voices: Collection<CustomVoiceDocume
         .toArray();
       return { count: row?.count ?? 0, bytes: row?.bytes ?? 0 };
     },
-    async exists(id) {
-      return (await voices.countDocuments({ _id: id }, { limit: 1 })) > 0;
+    async existing(ids) {
+      if (ids.length === 0) return new Set();
+      const found = await voices.find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } }).toArray();
+      return new Set(found.map((doc) => doc._id));
     },
   };
 }
