@@ -82,6 +82,11 @@ export interface ReplySpeechOptions {
   /** The reply's signal: stopping the reply stops synthesis at once. */
   signal: AbortSignal;
   log: Log;
+  /**
+   * Where "speech too busy" goes (S-10); default: `log`, a line per reply. The pipeline shares one
+   * among its replies (lib/repeated-warning.ts): at 200 replies at once most go on as text.
+   */
+  warnBusy?: (fields: { replyId: string; chunk: number }) => void;
   replyId: string;
   /** Called once per chunk, in chunk order, when its audio is ready and all earlier ones were. */
   onChunk: (chunk: SpokenChunk) => void;
@@ -126,6 +131,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 
 export function createReplySpeech(options: ReplySpeechOptions) {
   const { synthesizer, language, voice, signal, log, replyId, onChunk } = options;
+  const warnBusy =
+    options.warnBusy ?? ((fields: object) => log.warn(fields, 'speech too busy: the reply goes on as text'));
   const chunker = createSpeechChunker();
   const spoken: SpokenChunk[] = [];
   let tail: Promise<void> = Promise.resolve();
@@ -178,7 +185,7 @@ export function createReplySpeech(options: ReplySpeechOptions) {
           stopClauses();
           if (error instanceof SpeechBusyError) {
             status = 'busy';
-            log.warn({ replyId, chunk: index }, 'speech too busy: the reply goes on as text');
+            warnBusy({ replyId, chunk: index });
           } else {
             status = 'failed';
             log.error({ err: error, replyId, chunk: index }, 'speech synthesis failed');

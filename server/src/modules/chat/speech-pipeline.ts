@@ -2,6 +2,7 @@ import { AUDIO_URL_PREFIX, type Language } from '@alma/protocol';
 import { joinMp3 } from '../../engines/speech/mp3-frames.ts';
 import type { SpeechSynthesizer } from '../../engines/speech/types.ts';
 import type { Log } from '../../lib/logger.ts';
+import { createRepeatedWarning } from '../../lib/repeated-warning.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
 import {
   createReplySpeech,
@@ -68,6 +69,8 @@ export function createSpeechPipeline(deps: {
   log: Log;
 }): SpeechPipeline {
   const { synthesizer, audioFiles, log } = deps;
+  const busy = createRepeatedWarning(log, 'speech too busy: replies go on as text');
+  const warnBusy = (fields: { replyId: string; chunk: number }) => busy.warn(fields);
   return {
     start: ({ replyId, language, voice, signal, onChunk }) =>
       createReplySpeech({
@@ -78,6 +81,7 @@ export function createSpeechPipeline(deps: {
           : resolveVoice(voice.voiceId, language),
         signal,
         log,
+        warnBusy,
         replyId,
         onChunk,
       }),
