@@ -38,11 +38,16 @@
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
-import type { Socket } from 'socket.io-client';
 import { registerUser } from '../fixtures/api.ts';
 import { DEFAULT_SPEECH_WARM_UP_CLAUSES } from '../../server/src/engines/speech/synthesis-pool.ts';
 import { startDirectProcess, type DirectProcess } from './support/direct-process.ts';
-import { connect, traceReply, type ReplyTrace } from './support/reply-client.ts';
+import {
+  connect,
+  traceReply,
+  type BenchSocket,
+  type ClientKind,
+  type ReplyTrace,
+} from './support/reply-client.ts';
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { SPOKEN_REPLY } from './support/scripted-engine.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
@@ -70,6 +75,11 @@ const VOICE = 'es+f3';
  */
 const DIRECT_RUNS = 7;
 const MESSAGE = 'Hoy ha sido un día largo pero bonito';
+/**
+ * The clients: by default the light client of support/wire-client.ts (`wire`), which takes about
+ * half the CPU socket.io-client does on the cores the servers use; `socket.io` for the official one.
+ */
+const CLIENT: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
 
 const ALMA_CHILD = new URL('./support/alma-child.ts', import.meta.url);
 const BARE_CHILD = new URL('./support/bare-socket-child.ts', import.meta.url);
@@ -82,7 +92,7 @@ interface Chunk {
 
 /** Alma's first reply, traced in full: the clauses it speaks, their sizes and durations. */
 async function probe(url: string, token: string): Promise<Chunk[]> {
-  const socket = await connect(url, token);
+  const socket = await connect(url, token, CLIENT);
   const chunks: Chunk[] = [];
   socket.on(
     ServerEvent.speechChunk,
@@ -133,6 +143,11 @@ interface LevelResult {
   mainPerReplyMs: number;
   /** The same of the time the main thread waited for a core while ready to run. */
   mainWaitPerReplyMs: number;
+  /**
+   * The load generator's CPU (this process: every client) ÷ sessions: it shares the machine's
+   * cores with the server, and what it takes no speech worker has.
+   */
+  clientsPerReplyMs: number;
   /** Direct speech, ms of CPU (a reply, its first clause): the mean of before and after a round. */
   directReplyMs: number;
   directFirstClauseMs: number;
@@ -157,6 +172,7 @@ type RoundResult = ReturnType<typeof roundFigures> &
     | 'cpuOfDirect'
     | 'mainPerReplyMs'
     | 'mainWaitPerReplyMs'
+    | 'clientsPerReplyMs'
     | 'mainOfDirect'
     | 'directReplyMs'
     | 'directFirstClauseMs'
@@ -171,8 +187,8 @@ async function runLevel(
   options: { rounds: number; measureDirect?: ((also?: readonly string[]) => Promise<Direct>) | undefined },
 ): Promise<LevelResult> {
   const { rounds, measureDirect } = options;
-  const sockets: Socket[] = await Promise.all(
-    tokens.slice(0, sessions).map((token) => connect(server.url, token)),
+  const sockets: BenchSocket[] = await Promise.all(
+    tokens.slice(0, sessions).map((token) => connect(server.url, token, CLIENT)),
   );
   const results: RoundResult[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -182,6 +198,7 @@ async function runLevel(
     const cpuBefore = await server.cpuUs();
     const mainBefore = server.mainThreadUs();
     const waitBefore = server.mainThreadWaitUs();
+    const clientsBefore = process.cpuUsage();
     const started = performance.now();
     const traces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
       Promise.all(
@@ -191,6 +208,7 @@ async function runLevel(
       ),
     );
     const allDoneMs = performance.now() - started;
+    const clientsUs = process.cpuUsage(clientsBefore);
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
     const mainMs = (server.mainThreadUs() - mainBefore) / 1000;
     const waitMs = (server.mainThreadWaitUs() - waitBefore) / 1000;
@@ -211,6 +229,7 @@ async function runLevel(
       cpuOfDirect: voicedDirectMs > 0 ? cpuMs / voicedDirectMs : Number.NaN,
       mainPerReplyMs: mainMs / sessions,
       mainWaitPerReplyMs: waitMs / sessions,
+      clientsPerReplyMs: (clientsUs.user + clientsUs.system) / 1000 / sessions,
       mainOfDirect: voicedDirectMs > 0 ? mainMs / voicedDirectMs : Number.NaN,
       directReplyMs: before && after ? (before.replyMs + after.replyMs) / 2 : Number.NaN,
       directFirstClauseMs: before && after ? (before.firstClauseMs + after.firstClauseMs) / 2 : Number.NaN,
@@ -242,6 +261,7 @@ async function runLevel(
     cpuOfDirect: mid((r) => r.cpuOfDirect),
     mainPerReplyMs: mid((r) => r.mainPerReplyMs),
     mainWaitPerReplyMs: mid((r) => r.mainWaitPerReplyMs),
+    clientsPerReplyMs: mid((r) => r.clientsPerReplyMs),
     mainOfDirect: mid((r) => r.mainOfDirect),
     directReplyMs: mid((r) => r.directReplyMs),
     directFirstClauseMs: mid((r) => r.directFirstClauseMs),
@@ -435,6 +455,8 @@ try {
         `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}; it waited ${fmt(a.mainWaitPerReplyMs)} ms more ` +
         `for a core) and the other threads ` +
         `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms (waiting ${fmt(b.mainWaitPerReplyMs)} ms)\n` +
+        `    the clients (this process) took ${fmt(a.clientsPerReplyMs, 2)} ms CPU a reply beside alma, ` +
+        `${fmt(b.clientsPerReplyMs, 2)} ms beside bare\n` +
         `    lateness p99 by delta: alma first ${fmt(a.latenessByIndex.first, 0)} ms, 2nd–10th ` +
         `${fmt(a.latenessByIndex.early, 0)} ms, later ${fmt(a.latenessByIndex.later, 0)} ms; ` +
         `${fmt(a.lateShare * 100, 1)} % of deltas over 100 ms late (bare ${fmt(b.lateShare * 100, 1)} %)` +

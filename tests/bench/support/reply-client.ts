@@ -1,5 +1,8 @@
 import { ClientEvent, PROTOCOL_VERSION, REPLY_EVENTS, ServerEvent } from '@alma/protocol';
 import { io, type Socket } from 'socket.io-client';
+import { WireSocket, type BenchSocket } from './wire-client.ts';
+
+export type { BenchSocket } from './wire-client.ts';
 
 /** What one client saw of one reply, in `performance.now()` milliseconds. */
 export interface ReplyTrace {
@@ -21,7 +24,17 @@ export interface ReplyTrace {
 
 const REPLY_EVENT_NAMES = new Set<string>(REPLY_EVENTS);
 
-export function connect(url: string, token: string): Promise<Socket> {
+/**
+ * The clients the load comes from: `socket.io-client`, or (`wire`) the light client of
+ * wire-client.ts, which the speech bench uses by default (BENCH_CLIENT) so that its 200 clients
+ * take less of the cores they share with the server.
+ */
+export type ClientKind = 'socket.io' | 'wire';
+
+export function connect(url: string, token: string, kind?: 'socket.io'): Promise<Socket>;
+export function connect(url: string, token: string, kind: ClientKind): Promise<BenchSocket>;
+export function connect(url: string, token: string, kind: ClientKind = 'socket.io'): Promise<BenchSocket> {
+  if (kind === 'wire') return WireSocket.connect(url, { token, protocolVersion: PROTOCOL_VERSION });
   const socket = io(url, {
     auth: { token, protocolVersion: PROTOCOL_VERSION },
     transports: ['websocket'],
@@ -40,7 +53,7 @@ export function connect(url: string, token: string): Promise<Socket> {
  * even one decoded in the same frame batch as the ack.
  */
 export function traceReply(
-  socket: Socket,
+  socket: BenchSocket,
   message: string,
   label: string,
   timeoutMs: number,
@@ -65,8 +78,9 @@ export function traceReply(
       resolve(trace);
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    const onEvent = (event: string, payload: { seq?: number; code?: string; text?: string }) => {
+    const onEvent = (event: string, data: unknown) => {
       if (!REPLY_EVENT_NAMES.has(event)) return;
+      const payload = data as { seq?: number; code?: string; text?: string };
       const at = performance.now();
       const seq = payload.seq ?? -1;
       if (seq <= lastSeq) trace.reorders++;
