@@ -76,8 +76,9 @@ const VOICE = 'es+f3';
 const DIRECT_RUNS = 7;
 const MESSAGE = 'Hoy ha sido un día largo pero bonito';
 /**
- * The clients: by default the light client of support/wire-client.ts (`wire`), which takes about
- * half the CPU socket.io-client does on the cores the servers use; `socket.io` for the official one.
+ * The clients: by default the light client of support/wire-client.ts (`wire`), which took up to a
+ * quarter less CPU than socket.io-client on the cores the servers use (3.0–4.2 against 3.8–4.5 ms a
+ * reply at 200 sessions); `socket.io` for the official one.
  */
 const CLIENT: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
 
