@@ -13,7 +13,9 @@ import {
   useChatHarness,
   userId,
 } from '../../test-support/chat-harness.ts';
+import type { Storage } from '../../storage/types.ts';
 import { usagePeriod } from '../plans/period.ts';
+import { createPlansService } from '../plans/plans.service.ts';
 import { resolveVoice } from './reply-speech.ts';
 
 /** One way in: a message stored once, one reply per message, what the send carried (C-2, C-13, V-7). */
@@ -153,6 +155,113 @@ describe('issue 14: sends made durable together', () => {
     // The first reply's typing left before the second and third sends were acknowledged.
     expect(typingAt(sent[0]?.reply.replyId ?? '')).toBeLessThan(publishedAtAck.get('c-2') ?? -1);
     expect(typingAt(sent[1]?.reply.replyId ?? '')).toBeLessThan(publishedAtAck.get('c-3') ?? -1);
+  });
+});
+
+describe('issue 14: what a send reads is asked at once', () => {
+  /**
+   * A store far away, as MongoDB is: each read answers only when the test lets the reads asked so
+   * far through together (`round`), so the rounds a send waits for can be counted.
+   */
+  function remoteReads() {
+    const asked: (() => void)[] = [];
+    const remote =
+      <A extends unknown[], T>(read: (...args: A) => Promise<T>) =>
+      (...args: A) =>
+        new Promise<T>((resolve, reject) => asked.push(() => void read(...args).then(resolve, reject)));
+    return {
+      remote,
+      /** Answers every read asked so far; whether there was any. */
+      round() {
+        const now = asked.splice(0);
+        for (const answer of now) answer();
+        return now.length > 0;
+      },
+    };
+  }
+
+  it('a send to a session, with its id and the default voice, waits for one round of reads before its write', async () => {
+    const { sent, outcome: earlier } = await exchange('Hola');
+    const { remote, round } = remoteReads();
+    let rounds = 0;
+    let roundsBeforeWrite: number | undefined;
+    const far: Storage = {
+      ...storage,
+      messages: {
+        ...storage.messages,
+        findByClientMessageId: remote(storage.messages.findByClientMessageId),
+        recent: remote(storage.messages.recent),
+      },
+      sessions: { ...storage.sessions, state: remote(storage.sessions.state) },
+      users: { ...storage.users, findById: remote(storage.users.findById) },
+      usage: { ...storage.usage, get: remote(storage.usage.get) },
+      sends: {
+        store: (...args) => {
+          roundsBeforeWrite ??= rounds;
+          return storage.sends.store(...args);
+        },
+      },
+    };
+    const plans = createPlansService({
+      users: far.users,
+      usage: far.usage,
+      clock: () => new Date(),
+      publisher: { toSession: () => undefined, toUser: () => undefined },
+      freeMessagesPerMonth: 100,
+    });
+    const synthesizer = createFakeSynthesizer({ msPerWord: 5 });
+    const farChat = build({
+      storage: far,
+      quota: plans.quota,
+      speech: synthesizer,
+      defaultVoiceId: remote(async () => 'es-mateo'),
+    });
+    const sending = farChat.submit(userId, {
+      message: 'Otra cosa',
+      sessionId: sent.session.sessionId,
+      clientMessageId: 'c-far',
+    });
+    // Asked one after another, they were six rounds: the duplicate, the session, the user, the
+    // month, the recent messages, the default voice.
+    for (let turn = 0; roundsBeforeWrite === undefined && turn < 100; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (round()) rounds += 1;
+    }
+    // The rest is answered as it comes, and the reply ends before the store closes.
+    const answering = setInterval(round, 1);
+    try {
+      const farSent = await sending;
+      stored(await farSent.reply.done);
+      expect(roundsBeforeWrite).toBe(1);
+      expect(farSent.duplicate).toBe(false);
+      expect(synthesizer.calls.length).toBeGreaterThan(0);
+      expect(synthesizer.calls.every((c) => c.voice.voice === resolveVoice('es-mateo', 'es').voice)).toBe(
+        true,
+      );
+      // The context it was asked with held the session's earlier exchange.
+      expect(engine.requests.at(-1)?.history.map((m) => m.content)).toEqual([
+        sent.message.content,
+        stored(earlier).message.content,
+      ]);
+    } finally {
+      clearInterval(answering);
+    }
+  });
+
+  it("someone else's session in a full month: not found, as when read one after another, and no limit:reached", async () => {
+    const { sent } = await exchange('Hola');
+    const full = build({
+      quota: {
+        ticket: async () => ({
+          open: false,
+          reached: { kind: 'messages', used: 100, limit: 100, message: 'full' },
+        }),
+      },
+    });
+    await expect(
+      full.submit('user-0002', { message: 'Hola', sessionId: sent.session.sessionId }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    expect(published.filter((p) => p.event === 'limit:reached')).toEqual([]);
   });
 });
 

@@ -205,22 +205,26 @@ export function createSubmitService(deps: SubmitServiceDeps) {
    * its reply's row and the session's touch — is one commit, then one wait for the disk, before
    * anything about it is announced or the message acknowledged: at 200 sends at once, every turn
    * of the event loop a send waits for is a turn of all 200 (one per repository before, three).
+   *
+   * The reads do not depend on one another, so they are asked at once (`readsFor`): on MongoDB a
+   * send waits for one round trip of reads, not one per read (six before). Their answers are
+   * taken in the order the send needs them — a stored duplicate, the session, the month — so a
+   * send ends as it did when they were read one after another.
    */
   async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredNew> {
     if (!replies.isAccepting()) throw new AppError('shutting_down');
-    if (input.clientMessageId) {
-      const existing = await messages.findByClientMessageId(userId, input.clientMessageId);
-      if (existing) return stored(userId, existing);
-    }
-    const given = input.sessionId ? await chatSessions.ownState(userId, input.sessionId) : null;
-    const quotaTicket = await quota.ticket(userId);
+    const reads = readsFor(userId, input);
+    const existing = await reads.existing;
+    if (existing) return stored(userId, existing);
+    const given = await reads.given;
+    const quotaTicket = await reads.quotaTicket;
     if (!quotaTicket.open) return refuse(userId, quotaTicket.reached);
     const { session, record: newSession } = given
       ? { session: given.session, record: undefined }
       : chatSessions.draft(userId, input.personality ?? 'default');
     // What the engine is asked with; a new session's is known without reading: no messages, no context.
     const context: ReplyContext = given
-      ? { recent: await recentForReply(messages, userId, session.sessionId), state: given }
+      ? { recent: await reads.recent, state: given }
       : { recent: [], state: { session, titleSource: null, context: null, emotionScores: {} } };
     const language: Language =
       languageSignal(input.message) ??
@@ -250,7 +254,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     // The reply's row is stored with the message (unless it is a duplicate), so the reply can
     // stream as soon as the ack has left; its engine is asked now. Nothing of the reply leaves
     // before the ack (C-1); should the reply not start after all, the engine is stopped.
-    const options = await speaker(userId, replyOptions(input, session));
+    const options = await speaker(userId, replyOptions(input, session), reads.defaultVoice);
     const controller = new AbortController();
     const reply = prepareReply(runDeps, {
       userId,
@@ -296,6 +300,30 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     }
   }
 
+  /**
+   * What storing a new message reads, asked at once (see `store`). A read whose answer goes unused
+   * (a duplicate found first, a session not the user's) is left to settle unobserved.
+   */
+  function readsFor(userId: string, input: SubmitInput) {
+    const { clientMessageId, sessionId } = input;
+    const reads = {
+      existing: clientMessageId
+        ? messages.findByClientMessageId(userId, clientMessageId)
+        : Promise.resolve(null),
+      given: sessionId ? chatSessions.ownState(userId, sessionId) : Promise.resolve(null),
+      // Only the user's own messages are read: for someone else's session, none (and `given` fails).
+      recent: sessionId ? recentForReply(messages, userId, sessionId) : Promise.resolve([]),
+      quotaTicket: quota.ticket(userId),
+      defaultVoice: defaultVoiceOf(userId, input.voiceId),
+    };
+    for (const read of Object.values(reads)) read.catch(() => undefined);
+    return reads;
+  }
+
+  /** The user's default voice (V-7), if the send names none and replies are spoken; else null. */
+  const defaultVoiceOf = async (userId: string, voiceId: string | undefined): Promise<string | null> =>
+    deps.speech && voiceId === undefined && deps.defaultVoiceId ? deps.defaultVoiceId(userId) : null;
+
   /** The month is full: the user's sockets are told, and the send fails with nothing stored (L-3). */
   function refuse(userId: string, reached: ServerPayload<'limit:reached'>): never {
     publisher.toUser(userId, 'limit:reached', reached);
@@ -309,14 +337,19 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     avatarId: input.avatarId,
   });
 
-  /** The voice a reply speaks with: the send's, else the user's default (V-7); a custom one resolved (VU-8). */
-  async function speaker(userId: string, options: ReplyOptions): Promise<ReplyOptions> {
+  /**
+   * The voice a reply speaks with: the send's, else the user's default (V-7; `defaultVoice` when
+   * already asked for); a custom one resolved (VU-8).
+   */
+  async function speaker(
+    userId: string,
+    options: ReplyOptions,
+    defaultVoice = defaultVoiceOf(userId, options.voiceId),
+  ): Promise<ReplyOptions> {
     if (!deps.speech) return options;
     let voiced = options;
-    if (voiced.voiceId === undefined && deps.defaultVoiceId) {
-      const chosen = await deps.defaultVoiceId(userId);
-      if (chosen) voiced = { ...voiced, voiceId: chosen };
-    }
+    const chosen = await defaultVoice;
+    if (voiced.voiceId === undefined && chosen) voiced = { ...voiced, voiceId: chosen };
     if (voiced.voiceId && deps.customVoice && isCustomVoiceId(voiced.voiceId)) {
       const custom = await deps.customVoice(userId, voiced.voiceId);
       if (custom) voiced = { ...voiced, customVoice: custom };
