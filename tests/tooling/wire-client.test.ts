@@ -35,6 +35,12 @@ function listen(socket: BenchSocket): Heard[] {
   return heard;
 }
 
+function byEvent(heard: Heard[]): Record<string, Omit<Heard, 'event' | 'seq'>[]> {
+  const streams: Record<string, Omit<Heard, 'event' | 'seq'>[]> = {};
+  for (const { event, text, audioBytes } of heard) (streams[event] ??= []).push({ text, audioBytes });
+  return streams;
+}
+
 describe('the wire client beside socket.io-client, on Alma', () => {
   let server: TestServer;
   let users: AuthSession[];
@@ -47,7 +53,7 @@ describe('the wire client beside socket.io-client, on Alma', () => {
   });
   afterAll(() => server.dispose());
 
-  it('hears the same reply: the same events, seqs, clauses and audio bytes', async () => {
+  it('hears the same reply: the same events in each stream, seqs, clauses and audio bytes', async () => {
     const message = 'Hola, ¿qué tal estás hoy? Cuéntame algo bonito.';
     const seen: Heard[][] = [];
     for (const [k, kind] of (['socket.io', 'wire'] as const).entries()) {
@@ -62,7 +68,11 @@ describe('the wire client beside socket.io-client, on Alma', () => {
     }
     const [official, wire] = seen as [Heard[], Heard[]];
     expect(wire.map((h) => h.event)).toContain(ServerEvent.speechChunk);
-    expect(wire).toEqual(official);
+    // Two replies, one after the other: where a clause's audio (and the gesture that goes with it)
+    // falls among the text deltas depends on when the synthesiser answered, so each event's own
+    // stream is compared in order, and both replies must number the same events 1…n.
+    expect(byEvent(wire)).toEqual(byEvent(official));
+    expect(wire.map((h) => h.seq)).toEqual(official.map((h) => h.seq));
     const chunk = wire.find((h) => h.event === ServerEvent.speechChunk);
     expect(chunk?.audioBytes).toBeGreaterThan(0);
   });
