@@ -34,6 +34,24 @@ describe('createPacer', () => {
     expect(times).toEqual([0, 100, 350, 350, 400]);
   });
 
+  it('starts its timeline at start(), not at the first wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const pacer = createPacer(100);
+    const startedAt = performance.now();
+    pacer.start();
+    vi.advanceTimersByTime(150);
+    const times: number[] = [];
+    const run = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await pacer.wait(i, new AbortController().signal);
+        times.push(performance.now() - startedAt);
+      }
+    })();
+    await vi.runAllTimersAsync();
+    await run;
+    expect(times).toEqual([150, 150, 200]);
+  });
+
   it('does not wait at all with a zero interval, and stops waiting on abort', async () => {
     const pacer = createPacer(0);
     await pacer.wait(5, new AbortController().signal);

@@ -81,6 +81,29 @@ describe('builtin reply engine', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual((texts(chunks).length - 1) * 4);
   });
 
+  it('writes from when it is asked: words that fell due before they were read come at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const paced = createBuiltinReplyEngine({ tokenDelayMs: 100 });
+      const iterator = paced.stream(request('¿Qué puedes hacer?'))[Symbol.asyncIterator]();
+      const askedAt = performance.now();
+      // Asked, as a send asks before its message is stored; the words are read 250 ms later
+      // (the message stored and acknowledged meanwhile): the first three are due by then.
+      const first = await iterator.next();
+      expect(first.value).toMatchObject({ type: 'emotion' });
+      vi.advanceTimersByTime(250);
+      const times: number[] = [];
+      const run = collect({ [Symbol.asyncIterator]: () => iterator }, (chunk) => {
+        if (chunk.type === 'text') times.push(performance.now() - askedAt);
+      });
+      await vi.runAllTimersAsync();
+      await run;
+      expect(times.slice(0, 5)).toEqual([250, 250, 250, 300, 400]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps its words on one timeline: a slow consumer does not push every later word back', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {

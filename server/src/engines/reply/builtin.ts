@@ -27,6 +27,10 @@ export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEng
       const { signal, ...rest } = request;
       if (signal.aborted) return;
       const reply = composeReply(rest);
+      // The words are written from when the engine is asked, as a model's are: the pieces that
+      // fall due while the message is stored and acknowledged leave at once when they are read.
+      const pacer = createPacer(options.tokenDelayMs);
+      pacer.start();
       yield {
         type: 'emotion',
         emotion: reply.emotion,
@@ -36,7 +40,6 @@ export function createBuiltinReplyEngine(options: BuiltinReplyOptions): ReplyEng
       if (reply.gesture) yield { type: 'gesture', gesture: reply.gesture };
 
       const pieces = splitIntoPieces(reply.text);
-      const pacer = createPacer(options.tokenDelayMs);
       for (const [index, piece] of pieces.entries()) {
         if (signal.aborted) return;
         await pacer.wait(index, signal);
