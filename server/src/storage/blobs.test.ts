@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createDiskBlobStore, createLayeredBlobStore, type BlobStore } from './blobs.ts';
 import { createGridFsBlobStore } from './mongodb/blobs.ts';
 
@@ -72,6 +72,34 @@ const diskStore = () => {
   return createDiskBlobStore(join(dir, 'audio'));
 };
 describeBlobContract('disk', async () => diskStore());
+
+describe('the disk store', () => {
+  it('keeps two writes of one name in one millisecond apart: one wins whole, neither fails', async () => {
+    const store = diskStore();
+    const a = new Uint8Array(200_000).fill(1);
+    const b = new Uint8Array(100_000).fill(2);
+    vi.useFakeTimers({ toFake: ['Date'] }); // the clock stands still: both in one millisecond
+    try {
+      await Promise.all([store.put('race-1.ogg', a), store.put('race-1.ogg', b)]);
+    } finally {
+      vi.useRealTimers();
+    }
+    const got = await bytes(store.read('race-1.ogg'));
+    expect([a.length, b.length]).toContain(got.length);
+    expect(new Set(got)).toEqual(new Set([got[0]]));
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('writes again after its folder was removed', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'alma-blobs-'));
+    dirs.push(parent);
+    const store = createDiskBlobStore(join(parent, 'audio'));
+    await store.put('reply-1.ogg', new Uint8Array([1]));
+    rmSync(join(parent, 'audio'), { recursive: true });
+    await store.put('reply-2.ogg', new Uint8Array([2]));
+    expect([...(await bytes(store.read('reply-2.ogg')))]).toEqual([2]);
+  });
+});
 // What `createBlobStores` makes with MongoDB: GridFS over the folder under DATA_DIR (SPEC.md M-8).
 describeBlobContract('layered over an older store', async () =>
   createLayeredBlobStore(diskStore(), diskStore()),

@@ -40,22 +40,46 @@ export function checked(name: string): string {
   return name;
 }
 
+/** Each write's own temp file, so that two writes of one name at once do not share one. */
+let writes = 0;
+
 const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-/** Blobs as files in `dir` (created on first write), written atomically (temp file, rename). */
+/**
+ * Blobs as files in `dir`, written atomically (temp file, rename). The folder is made on the first
+ * write, not before every one, and made again should it have gone since.
+ */
 export function createDiskBlobStore(dir: string): BlobStore {
   const path = (name: string) => join(dir, checked(name));
+  let made: Promise<unknown> | undefined;
+  const makeDir = () =>
+    (made ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+  const write = async (target: string, data: Uint8Array | Readable) => {
+    const temp = `${target}.${process.pid}.${++writes}.part`;
+    try {
+      await writeFile(temp, data);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  };
   const store: BlobStore = {
     async put(name, data) {
-      await mkdir(dir, { recursive: true });
       const target = path(name);
-      const temp = `${target}.${process.pid}.${Date.now()}.part`;
+      await makeDir();
       try {
-        await writeFile(temp, data);
-        await rename(temp, target);
+        await write(target, data);
       } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
+        // The folder went after it was made (cleared by hand): made again, once. A stream that was
+        // read already cannot be written again.
+        if (!missing(error) || data instanceof Readable) throw error;
+        made = undefined;
+        await makeDir();
+        await write(target, data);
       }
     },
     async stat(name) {
