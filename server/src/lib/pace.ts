@@ -2,10 +2,10 @@ import { abortableSleep } from './abortable-sleep.ts';
 
 /**
  * Paces a stream of pieces on a fixed timeline: piece `index` is due `index × intervalMs` after
- * `start()` or the first wait. Waiting for a due time (not `intervalMs` after the previous piece) means a timer
- * that fires late, or a consumer that took a while with the previous piece, does not push every
- * later piece back: the stream catches up instead of drifting (issue 14: under load the drift of
- * back-to-back timers, not the work, was most of the text's lateness).
+ * `start()` or the first wait. Waiting for a due time (not `intervalMs` after the previous piece)
+ * means a timer that fires late, or a consumer that took a while with the previous piece, does not
+ * push every later piece back: the stream catches up instead of drifting (issue 14: under load the
+ * drift of back-to-back timers, not the work, was most of the text's lateness).
  */
 export function createPacer(intervalMs: number) {
   let start: number | undefined;
