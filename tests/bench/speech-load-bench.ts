@@ -34,7 +34,9 @@
  * Environment: BENCH_QUICK=1 (levels 1 and 10, fewer rounds), BENCH_LEVELS, BENCH_LEVEL_ROUNDS,
  * BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0, BENCH_PROFILE=<dir> (the servers' CPU profiles per
  * level), BENCH_WARM_UP_CLAUSES (the speech workers' idle warm-up, S-12; default the product's),
- * BENCH_WORKER_NICE (their nice, S-9).
+ * BENCH_WORKER_NICE (their nice, S-9), BENCH_SPEECH=off (Alma without speech, `SPEECH_ENGINE=none`:
+ * what its text path alone costs beside the bare server; the clauses for the direct baseline are
+ * then taken from a short-lived Alma with speech, and first audio and CPU print —).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
@@ -58,7 +60,6 @@ const LEVELS = (process.env.BENCH_LEVELS ?? (QUICK ? '1,10' : '1,50,200'))
   .map(Number)
   .filter((n) => n > 0);
 const DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 35);
-const INLINE = process.env.BENCH_INLINE !== '0';
 const TIMEOUT_MS = 180_000;
 const ONE_SESSION_ROUNDS = Number(process.env.BENCH_ONE_SESSION_ROUNDS) || (QUICK ? 3 : 7);
 /**
@@ -81,6 +82,9 @@ const MESSAGE = 'Hoy ha sido un día largo pero bonito';
  * reply at 200 sessions); `socket.io` for the official one.
  */
 const CLIENT: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
+const SPEECH = process.env.BENCH_SPEECH !== 'off';
+/** Alma before the speech workers: only with speech (BENCH_INLINE=0 leaves it out). */
+const INLINE = SPEECH && process.env.BENCH_INLINE !== '0';
 
 const ALMA_CHILD = new URL('./support/alma-child.ts', import.meta.url);
 const BARE_CHILD = new URL('./support/bare-socket-child.ts', import.meta.url);
@@ -313,7 +317,7 @@ function roundFigures(traces: readonly ReplyTrace[]) {
 
 const cores = availableParallelism();
 const maxSessions = Math.max(...LEVELS);
-const almaProcess = (label: string, inline: boolean) =>
+const almaProcess = (label: string, inline: boolean, speech = SPEECH) =>
   startServerProcess(ALMA_CHILD, {
     label,
     nodeFlags: SERVER_NODE_FLAGS,
@@ -323,7 +327,7 @@ const almaProcess = (label: string, inline: boolean) =>
       BENCH_ALMA_ENV: JSON.stringify({
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
-        SPEECH_ENGINE: 'builtin',
+        SPEECH_ENGINE: speech ? 'builtin' : 'none',
         REPLY_TOKEN_DELAY_MS: String(DELAY_MS),
         SOCKET_EVENT_RATE_LIMIT: '100000',
         FREE_MESSAGES_PER_MONTH: '10000000',
@@ -333,6 +337,17 @@ const almaProcess = (label: string, inline: boolean) =>
       }),
     },
   });
+
+/** The clauses Alma speaks, from an Alma of its own with speech (for BENCH_SPEECH=off). */
+async function probeSpoken(): Promise<Chunk[]> {
+  const speaking = await almaProcess('alma-probe', false, true);
+  try {
+    const [token] = await registerUsers(speaking.url, 1);
+    return await probe(speaking.url, token ?? '');
+  } finally {
+    await speaking.close();
+  }
+}
 
 /** Waits (≤ 60 s) until the server's CPU over half a second is under 5 %; answers how long. */
 async function settle(server: ServerProcess): Promise<number> {
@@ -365,7 +380,7 @@ let bare: ServerProcess | undefined;
 let direct: DirectProcess | undefined;
 try {
   const tokens = await registerUsers(alma.url, maxSessions);
-  const chunks = await probe(alma.url, tokens[0] ?? '');
+  const chunks = SPEECH ? await probe(alma.url, tokens[0] ?? '') : await probeSpoken();
   inline = INLINE ? await almaProcess('alma-inline-speech', true) : undefined;
   const inlineTokens = inline ? await registerUsers(inline.url, maxSessions) : [];
   // Its first reply warms espeak on the event loop, as the first reply after a start did.
@@ -408,7 +423,8 @@ try {
   const synthesizerMs =
     median(synthesizerPasses.slice(-DIRECT_RUNS).map((r) => r.reduce((s, us) => s + us, 0))) / 1000;
   console.info(
-    `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores\n` +
+    `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores` +
+      `${SPEECH ? '' : '; Alma without speech (BENCH_SPEECH=off)'}\n` +
       `  direct: ${fmt(atStart.replyMs)} ms CPU per reply, ${fmt(atStart.firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms\n` +
       `  Alma's synthesiser alone, beside it: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
   );
@@ -525,7 +541,7 @@ try {
       `at one session, ${LEVEL_ROUNDS} rounds of all sessions at once at the others.\n` +
       '"before S-9": the same build with the builtin synthesiser on the event loop (no speech workers).',
   );
-  writeResult('speech-load-latest', {
+  writeResult(SPEECH ? 'speech-load-latest' : 'speech-load-text-only-latest', {
     ...machine(),
     config: {
       levels: LEVELS,
