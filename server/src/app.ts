@@ -363,6 +363,7 @@ export async function buildApp(deps: AppDeps): Promise<AlmaApp> {
     messages: storage.messages,
     sends: storage.sends,
     synced: () => storage.synced(),
+    readTogether: (reads) => storage.readTogether(reads),
     chatSessions,
     replies,
     engine,

@@ -1560,6 +1560,26 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     });
 
     describe('the store', () => {
+      it('readTogether runs its reads and answers what they return; one that throws leaves the store working (issue 14)', async () => {
+        const { userId, sessionId } = await givenUserWithSession(1);
+        const reads = storage.readTogether(() => ({
+          user: storage.users.findById(userId),
+          session: storage.sessions.find(userId, sessionId),
+          missing: storage.users.findById('user-none'),
+        }));
+        expect((await reads.user)?.id).toBe(userId);
+        expect((await reads.session)?.sessionId).toBe(sessionId);
+        expect(await reads.missing).toBeNull();
+        expect(() =>
+          storage.readTogether(() => {
+            void storage.users.findById(userId);
+            throw new Error('a read went wrong');
+          }),
+        ).toThrow('a read went wrong');
+        await storage.users.update(userId, { name: 'Después' });
+        expect((await storage.users.findById(userId))?.name).toBe('Después');
+      });
+
       it('answers ping while open, and not after close', async () => {
         expect(await storage.ping()).toBe(true);
         await storage.close();
@@ -1661,6 +1681,29 @@ describe('embedded (SQLite through libsql)', () => {
     expect((await storage.sessions.find(userId, session.sessionId))?.updatedAt).toBe(session.updatedAt);
     expect((await storage.usage.get(userId, '2025-01')).messages).toBe(0);
     await storage.close();
+  });
+
+  it('readTogether reads one snapshot: a commit by another connection between its reads is not seen (issue 14)', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    const { id: userId } = await storage.users.create(newUser(1, { name: 'Antes' }));
+    // Another instance on the same file, writing while the reads are under way.
+    const other = new Database(file);
+    try {
+      const rename = other.prepare('UPDATE users SET name = ? WHERE id = ?');
+      const reads = storage.readTogether(() => {
+        const first = storage.users.findById(userId);
+        rename.run('Después', userId);
+        return { first, second: storage.users.findById(userId) };
+      });
+      expect((await reads.first)?.name).toBe('Antes');
+      expect((await reads.second)?.name).toBe('Antes');
+      // Read on its own, the commit is seen.
+      expect((await storage.users.findById(userId))?.name).toBe('Después');
+    } finally {
+      other.close();
+      await storage.close();
+    }
   });
 
   it('also runs in memory', async () => {

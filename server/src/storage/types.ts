@@ -342,6 +342,14 @@ export interface Storage {
   readonly blobBucket?: (name: string) => BlobStore;
   /** Resolves once every write committed before the call is durable (see WriteOptions). */
   synced(): Promise<void>;
+  /**
+   * Runs `reads` and answers what it returns; the reads it starts before returning (a repository
+   * call runs its query when called) see one snapshot where the store can. Embedded: one read
+   * transaction instead of one per query — SQLite locks and unlocks its WAL index for each
+   * (two system calls), half of a small read's cost (issue 14). MongoDB: the reads as they are,
+   * each its own round trip, asked together.
+   */
+  readTogether<T>(reads: () => T): T;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -105,6 +105,7 @@ export function build(overrides: HarnessOverrides = {}) {
     messages: store.messages,
     sends: store.sends,
     synced: () => store.synced(),
+    readTogether: (reads) => store.readTogether(reads),
     chatSessions: sessions,
     replies,
     engine,

@@ -248,6 +248,61 @@ describe('issue 14: what a send reads is asked at once', () => {
     }
   });
 
+  it("a send's reads are asked inside one of the store's readTogether: on SQLite one read transaction", async () => {
+    const { sent } = await exchange('Hola');
+    let together = 0;
+    let inside = false;
+    const asked: { read: string; inside: boolean }[] = [];
+    const watch =
+      <A extends unknown[], T>(read: string, call: (...args: A) => T) =>
+      (...args: A) => {
+        asked.push({ read, inside });
+        return call(...args);
+      };
+    const watched: Storage = {
+      ...storage,
+      readTogether: (reads) => {
+        together += 1;
+        inside = true;
+        try {
+          return storage.readTogether(reads);
+        } finally {
+          inside = false;
+        }
+      },
+      messages: {
+        ...storage.messages,
+        findByClientMessageId: watch('duplicate', storage.messages.findByClientMessageId),
+        recent: watch('recent', storage.messages.recent),
+      },
+      sessions: { ...storage.sessions, state: watch('session', storage.sessions.state) },
+      users: { ...storage.users, findById: watch('user', storage.users.findById) },
+      usage: { ...storage.usage, get: watch('month', storage.usage.get) },
+    };
+    const plans = createPlansService({
+      users: watched.users,
+      usage: watched.usage,
+      clock: () => new Date(),
+      publisher: { toSession: () => undefined, toUser: () => undefined },
+      freeMessagesPerMonth: 100,
+    });
+    const watchedChat = build({
+      storage: watched,
+      quota: plans.quota,
+      speech: createFakeSynthesizer({ msPerWord: 5 }),
+      defaultVoiceId: watch('voice', async () => 'es-mateo'),
+    });
+    const again = await watchedChat.submit(userId, {
+      message: 'Otra cosa',
+      sessionId: sent.session.sessionId,
+      clientMessageId: 'c-together',
+    });
+    stored(await again.reply.done);
+    expect(together).toBe(1);
+    const insideReads = asked.filter((a) => a.inside).map((a) => a.read);
+    expect(insideReads.sort()).toEqual(['duplicate', 'month', 'recent', 'session', 'user', 'voice']);
+  });
+
   it("someone else's session in a full month: not found, as when read one after another, and no limit:reached", async () => {
     const { sent } = await exchange('Hola');
     const full = build({

@@ -119,6 +119,8 @@ export interface SubmitServiceDeps {
   sends: SendRepository;
   /** The store's `synced` (Storage.synced): the user message is durable before it is acknowledged. */
   synced: () => Promise<void>;
+  /** The store's `readTogether`: a send's reads share one snapshot (absent: each on its own). */
+  readTogether?: <T>(reads: () => T) => T;
   chatSessions: Pick<SessionsService, 'own' | 'ownState' | 'draft' | 'announceCreated' | 'recordExchange'>;
   replies: ReplyRegistry;
   engine: ReplyEngine;
@@ -158,6 +160,7 @@ const ownTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createSubmitService(deps: SubmitServiceDeps) {
   const { sessions, messages, chatSessions, replies, publisher, quota } = deps;
+  const readTogether: <T>(reads: () => T) => T = deps.readTogether ?? ((reads) => reads());
   const runDeps: ReplyRunDeps = {
     sessions,
     messages,
@@ -209,11 +212,12 @@ export function createSubmitService(deps: SubmitServiceDeps) {
    * The reads do not depend on one another, so they are asked at once (`readsFor`): on MongoDB a
    * send waits for one round trip of reads, not one per read (six before). Their answers are
    * taken in the order the send needs them — a stored duplicate, the session, the month — so a
-   * send ends as it did when they were read one after another.
+   * send ends as it did when they were read one after another. They are asked inside the store's
+   * `readTogether`: the embedded store answers them from one read transaction, not six.
    */
   async function store(userId: string, input: SubmitInput, originSocketId?: string): Promise<StoredNew> {
     if (!replies.isAccepting()) throw new AppError('shutting_down');
-    const reads = readsFor(userId, input);
+    const reads = readTogether(() => readsFor(userId, input));
     const existing = await reads.existing;
     if (existing) return stored(userId, existing);
     const given = await reads.given;

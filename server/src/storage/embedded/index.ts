@@ -70,6 +70,7 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     customAvatars: createCustomAvatarRepository(db, writes),
     knownDevices: createKnownDeviceRepository(db, writes),
     synced: writes.synced,
+    readTogether: (reads) => writes.atomic(reads)(),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;

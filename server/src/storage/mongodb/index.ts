@@ -103,6 +103,7 @@ export function mongoStorageOf(client: MongoClient, db: Db): Storage {
     blobBucket: (name) => createGridFsBlobStore(db, name),
     // A write is durable (its write concern) when it resolves: nothing is left to wait for.
     synced: async () => undefined,
+    readTogether: (reads) => reads(),
     async ping() {
       // The driver reconnects on demand, so a closed client would otherwise answer again.
       if (closed) return false;
