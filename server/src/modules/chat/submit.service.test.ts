@@ -159,6 +159,16 @@ describe('issue 14: sends made durable together', () => {
 });
 
 describe('issue 14: what a send reads is asked at once', () => {
+  /** The month's quota read through `store` (its users and usage), 100 messages a month. */
+  const plansOn = (store: Storage) =>
+    createPlansService({
+      users: store.users,
+      usage: store.usage,
+      clock: () => new Date(),
+      publisher: { toSession: () => undefined, toUser: () => undefined },
+      freeMessagesPerMonth: 100,
+    });
+
   /**
    * A store far away, as MongoDB is: each read answers only when the test lets the reads asked so
    * far through together (`round`), so the rounds a send waits for can be counted.
@@ -202,13 +212,7 @@ describe('issue 14: what a send reads is asked at once', () => {
         },
       },
     };
-    const plans = createPlansService({
-      users: far.users,
-      usage: far.usage,
-      clock: () => new Date(),
-      publisher: { toSession: () => undefined, toUser: () => undefined },
-      freeMessagesPerMonth: 100,
-    });
+    const plans = plansOn(far);
     const synthesizer = createFakeSynthesizer({ msPerWord: 5 });
     const farChat = build({
       storage: far,
@@ -279,13 +283,7 @@ describe('issue 14: what a send reads is asked at once', () => {
       users: { ...storage.users, findById: watch('user', storage.users.findById) },
       usage: { ...storage.usage, get: watch('month', storage.usage.get) },
     };
-    const plans = createPlansService({
-      users: watched.users,
-      usage: watched.usage,
-      clock: () => new Date(),
-      publisher: { toSession: () => undefined, toUser: () => undefined },
-      freeMessagesPerMonth: 100,
-    });
+    const plans = plansOn(watched);
     const watchedChat = build({
       storage: watched,
       quota: plans.quota,
