@@ -975,15 +975,22 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           expect(await storage.messages.page(userId, sessionId, 4, 50)).toEqual({ items: [], total: 120 });
         });
 
-        it('recent(limit) is the last messages, oldest first', async () => {
-          expect(contents(await storage.messages.recent(userId, sessionId, 3))).toEqual(range(118, 120));
-          expect(await storage.messages.recent(userId, sessionId, 500)).toHaveLength(120);
+        it('recentTurns(limit) is the last messages, oldest first, with what a history reads', async () => {
+          const turns = await storage.messages.recentTurns(userId, sessionId, 3);
+          expect(contents(turns)).toEqual(range(118, 120));
+          expect(turns[0]).toEqual({
+            _id: `${sessionId}-message-0118`,
+            role: 'user',
+            content: 'message 118',
+            language: null,
+          });
+          expect(await storage.messages.recentTurns(userId, sessionId, 500)).toHaveLength(120);
         });
 
         it("reads another user's session as empty", async () => {
           await storage.users.create(newUser(2));
           expect(await storage.messages.page('user-0002', sessionId, 1, 50)).toEqual({ items: [], total: 0 });
-          expect(await storage.messages.recent('user-0002', sessionId, 10)).toEqual([]);
+          expect(await storage.messages.recentTurns('user-0002', sessionId, 10)).toEqual([]);
         });
       });
 
@@ -994,7 +1001,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         await storage.messages.insert(newMessage(userId, sessionId, 3, { _id: 'a', createdAt: at(5) }));
 
         const ids = (messages: { _id: string }[]) => messages.map((m) => m._id);
-        expect(ids(await storage.messages.recent(userId, sessionId, 10))).toEqual(['z', 'a', 'b']);
+        expect(ids(await storage.messages.recentTurns(userId, sessionId, 10))).toEqual(['z', 'a', 'b']);
         expect(ids((await storage.messages.page(userId, sessionId, 1, 2)).items)).toEqual(['a', 'b']);
         expect(ids((await storage.messages.page(userId, sessionId, 2, 2)).items)).toEqual(['z']);
       });
@@ -1003,7 +1010,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         const { userId, sessionId } = await givenUserWithSession(1);
         await expect(storage.messages.page(userId, sessionId, 0, 50)).rejects.toBeInstanceOf(RangeError);
         await expect(storage.messages.page(userId, sessionId, 1, 0)).rejects.toBeInstanceOf(RangeError);
-        await expect(storage.messages.recent(userId, sessionId, 0)).rejects.toBeInstanceOf(RangeError);
+        await expect(storage.messages.recentTurns(userId, sessionId, 0)).rejects.toBeInstanceOf(RangeError);
       });
 
       it('finds the reply stored for a user message, for its owner only', async () => {
@@ -1169,9 +1176,9 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           ['message 3', null, null, null],
         ]);
         // Everywhere else a message has only the protocol's fields.
-        expect(Object.keys((await storage.messages.recent(userId, sessionId, 1))[0] ?? {})).not.toContain(
-          'voiceId',
-        );
+        expect(
+          Object.keys((await storage.messages.recentTurns(userId, sessionId, 1))[0] ?? {}),
+        ).not.toContain('voiceId');
         expect(await storage.messages.all('user-0002', sessionId)).toEqual([]);
       });
 
@@ -1623,7 +1630,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
           await storage.messages.findByClientMessageId(userId, 'c-1'),
           await storage.messages.findReplyTo(userId, stored.message._id),
           await storage.messages.page(userId, sessionId, 1, 50),
-          await storage.messages.recent(userId, sessionId, 50),
+          await storage.messages.recentTurns(userId, sessionId, 50),
           await storage.messages.all(userId, sessionId),
         ];
         const everything = [...accounts, ...sessions, ...messages];

@@ -232,6 +232,13 @@ export const StoredMessageSchema = MessageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
+/**
+ * What a reply's history needs of a message (the engine's context, issue 14): reading a long
+ * session's last 42 messages whole cost ~2.5× these four fields.
+ */
+export const MessageTurnSchema = MessageSchema.pick({ _id: true, role: true, content: true, language: true });
+export type MessageTurn = z.infer<typeof MessageTurnSchema>;
+
 /** What a reply's row gets as it streams and when it ends (SPEC.md C-5). */
 export const ReplyPatchSchema = MessageSchema.pick({
   content: true,

@@ -7,6 +7,7 @@ import type {
   CustomVoiceRecord,
   EmotionScores,
   IdentityRecord,
+  MessageTurn,
   NewMessage,
   NewUser,
   OneTimeTokenRecord,
@@ -257,8 +258,11 @@ export interface MessageRepository {
    * integers (RangeError otherwise; the drivers would silently read 0 or -1 as "no limit").
    */
   page(userId: string, sessionId: string, page: number, pageSize: number): Promise<MessagePage>;
-  /** The last `limit` (≥ 1) messages of a session, oldest first (context for the reply engine). */
-  recent(userId: string, sessionId: string, limit: number): Promise<Message[]>;
+  /**
+   * The last `limit` (≥ 1) messages of a session, oldest first, with only what a reply's history
+   * reads (the reply engine's context). Owner-scoped.
+   */
+  recentTurns(userId: string, sessionId: string, limit: number): Promise<MessageTurn[]>;
   countByUser(userId: string): Promise<number>;
   /** The user's message with this `audioUrl`, if any (SPEC.md S-5: audio checks are owner-scoped). */
   findByAudioUrl(userId: string, audioUrl: string): Promise<Message | null>;

@@ -19,6 +19,7 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import type {
   ConversationContext,
   MessageRepository,
+  MessageTurn,
   NewMessage,
   SessionRepository,
   SessionState,
@@ -208,14 +209,14 @@ export async function prepareReply(
 /** What the engine is asked with besides the message: the session's last messages and its state. */
 export interface ReplyContext {
   /** The session's latest messages, oldest first (with room for a reply's row and its message). */
-  recent: Message[];
+  recent: MessageTurn[];
   /** Null: the session is gone. */
   state: SessionState | null;
 }
 
 /** The session's messages a reply's history is taken from (`ReplyContext.recent`). */
 export const recentForReply = (messages: MessageRepository, userId: string, sessionId: string) =>
-  messages.recent(userId, sessionId, HISTORY_WINDOW + 2);
+  messages.recentTurns(userId, sessionId, HISTORY_WINDOW + 2);
 
 async function readReplyContext(
   deps: Pick<ReplyRunDeps, 'messages' | 'sessions'>,

@@ -200,7 +200,7 @@ describe('issue 14: what a send reads is asked at once', () => {
       messages: {
         ...storage.messages,
         findByClientMessageId: remote(storage.messages.findByClientMessageId),
-        recent: remote(storage.messages.recent),
+        recentTurns: remote(storage.messages.recentTurns),
       },
       sessions: { ...storage.sessions, state: remote(storage.sessions.state) },
       users: { ...storage.users, findById: remote(storage.users.findById) },
@@ -277,7 +277,7 @@ describe('issue 14: what a send reads is asked at once', () => {
       messages: {
         ...storage.messages,
         findByClientMessageId: watch('duplicate', storage.messages.findByClientMessageId),
-        recent: watch('recent', storage.messages.recent),
+        recentTurns: watch('recent', storage.messages.recentTurns),
       },
       sessions: { ...storage.sessions, state: watch('session', storage.sessions.state) },
       users: { ...storage.users, findById: watch('user', storage.users.findById) },

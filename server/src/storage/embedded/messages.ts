@@ -1,7 +1,13 @@
 import type { Message } from '@alma/protocol';
 import type Database from 'libsql';
 import { pageWindow } from '../shared.ts';
-import { NewMessageSchema, ReplyPatchSchema, StoredMessageSchema, readRecord } from '../records.ts';
+import {
+  MessageTurnSchema,
+  NewMessageSchema,
+  ReplyPatchSchema,
+  StoredMessageSchema,
+  readRecord,
+} from '../records.ts';
 import { MessageSchema } from '@alma/protocol';
 import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import type { GroupCommit } from './group-commit.ts';
@@ -102,6 +108,11 @@ export function createMessageRepository(
     `SELECT ${COLUMNS} FROM messages WHERE session_id = @sessionId AND user_id = @userId
      ORDER BY created_at DESC, _id DESC LIMIT @limit OFFSET @skip`,
   );
+  const newestTurnsFirst = prepare(
+    db,
+    `SELECT _id, role, content, language FROM messages WHERE session_id = @sessionId AND user_id = @userId
+     ORDER BY created_at DESC, _id DESC LIMIT @limit`,
+  );
   const countInSession = prepare(
     db,
     'SELECT count(*) AS total FROM messages WHERE session_id = @sessionId AND user_id = @userId',
@@ -196,8 +207,11 @@ export function createMessageRepository(
     async page(userId, sessionId, page, pageSize) {
       return readPage(userId, sessionId, page, pageSize);
     },
-    async recent(userId, sessionId, limit) {
-      return window(userId, sessionId, 1, limit);
+    async recentTurns(userId, sessionId, limit) {
+      return newestTurnsFirst
+        .all({ userId, sessionId, limit: pageWindow(1, limit).limit })
+        .map((row) => readRecord(MessageTurnSchema, 'messages', row))
+        .reverse();
     },
     async countByUser(userId) {
       return count(countByUser.get({ userId }));

@@ -1,6 +1,12 @@
 import type { Collection, Filter } from 'mongodb';
 import { pageWindow } from '../shared.ts';
-import { NewMessageSchema, ReplyPatchSchema, StoredMessageSchema, readRecord } from '../records.ts';
+import {
+  MessageTurnSchema,
+  NewMessageSchema,
+  ReplyPatchSchema,
+  StoredMessageSchema,
+  readRecord,
+} from '../records.ts';
 import { MessageSchema, type Message } from '@alma/protocol';
 import type { MessageRepository, NewMessage, ReplyPatch, StoredMessage } from '../types.ts';
 import { duplicateKeyField } from './errors.ts';
@@ -113,8 +119,13 @@ export function createMessageRepository(messages: Collection<MessageDocument>): 
       ]);
       return { items, total };
     },
-    async recent(userId, sessionId, limit) {
-      return window(userId, sessionId, 1, limit);
+    async recentTurns(userId, sessionId, limit) {
+      const turns = await messages
+        .find({ sessionId, userId }, { projection: { _id: 1, role: 1, content: 1, language: 1 } })
+        .sort({ createdAt: -1, _id: -1 })
+        .limit(pageWindow(1, limit).limit)
+        .toArray();
+      return turns.map((turn) => readRecord(MessageTurnSchema, 'messages', turn)).reverse();
     },
     async countByUser(userId) {
       return messages.countDocuments({ userId });
