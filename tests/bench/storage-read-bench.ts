@@ -105,6 +105,12 @@ try {
       schema: MessageSchema,
       calls: CALLS,
     },
+    // A reply's history (HISTORY_WINDOW + 2 messages, the four fields it reads).
+    'messages.recentTurns (42)': {
+      read: () => storage.messages.recentTurns(USER, sessionId, 42),
+      schema: MessageSchema.pick({ _id: true, role: true, content: true, language: true }),
+      calls: CALLS,
+    },
     'messages.all': {
       read: () => storage.messages.all(USER, sessionId),
       schema: MessageSchema,
