@@ -4,29 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { roomTargets } from './publisher.ts';
 
 describe('roomTargets', () => {
-  it("makes a room's target once and reuses it", () => {
-    const to = vi.fn((room: string) => ({ room }));
-    const target = roomTargets(to);
-    const first = target('session:a');
-    expect(target('session:a')).toBe(first);
-    expect(target('user:b')).toEqual({ room: 'user:b' });
-    expect(to).toHaveBeenCalledTimes(2);
-  });
-
-  it('keeps at most `max` rooms, the first used longest ago dropped first, and makes it again', () => {
-    const to = vi.fn((room: string) => ({ room }));
-    const target = roomTargets(to, 2);
-    const a = target('a');
-    target('b');
-    target('c'); // drops a
-    expect(target('b')).toEqual({ room: 'b' });
-    expect(to).toHaveBeenCalledTimes(3);
-    const again = target('a');
-    expect(again).not.toBe(a);
-    expect(again).toEqual({ room: 'a' });
-    expect(to).toHaveBeenCalledTimes(4);
-  });
-
   it("a socket.io room's one operator targets the room on every emit, sockets joining later included", () => {
     const io = new Server();
     const target = roomTargets((room) => io.to(room));

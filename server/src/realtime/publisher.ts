@@ -1,4 +1,5 @@
 import type { ServerEventName, ServerPayload } from '@alma/protocol';
+import { keptResults } from '../lib/kept-results.ts';
 
 /**
  * How services push events without knowing socket.io. Rooms: every socket of a user joins
@@ -32,15 +33,5 @@ export const ROOM_TARGETS = 4096;
  * packet's targets for two minutes — at 200 replies at once, ~10,000 emits a round. The targets
  * of the `max` rooms first used most recently are kept; one dropped is made again when needed.
  */
-export function roomTargets<T>(to: (room: string) => T, max = ROOM_TARGETS): (room: string) => T {
-  const kept = new Map<string, T>();
-  return (room) => {
-    let target = kept.get(room);
-    if (target === undefined) {
-      target = to(room);
-      if (kept.size >= max) kept.delete(kept.keys().next().value!);
-      kept.set(room, target);
-    }
-    return target;
-  };
-}
+export const roomTargets = <T>(to: (room: string) => T, max = ROOM_TARGETS): ((room: string) => T) =>
+  keptResults(to, max);
