@@ -1,5 +1,6 @@
 import type { Language } from '@alma/protocol';
 import { fold } from '../analysis/text.ts';
+import { keptResults } from '../../lib/kept-results.ts';
 import { extractName } from './intents.ts';
 import { extractTopics, type Topic } from './topics.ts';
 import type { ReplyRequest } from './types.ts';
@@ -26,21 +27,37 @@ export function splitSentences(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Case, accents and punctuation do not make a sentence new. */
-export function normaliseSentence(sentence: string): string {
-  return fold(sentence)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+/** How many sentences' normal forms are kept, and how many replies' sentences (a few MB at most). */
+const SENTENCES_KEPT = 10_000;
+const REPLIES_KEPT = 4096;
+
+/**
+ * Case, accents and punctuation do not make a sentence new. Kept once made: the companion's
+ * sentences repeat across sessions, and a reply's candidates are checked against what was said.
+ */
+export const normaliseSentence: (sentence: string) => string = keptResults(
+  (sentence) =>
+    fold(sentence)
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim(),
+  SENTENCES_KEPT,
+);
+
+/**
+ * A reply's sentences normalised, kept by its text: every turn reads the whole history's again
+ * (issue 14: in a session of 40 messages and more, composing a reply took ×4–5 of composing one
+ * with no history, ×1.7–1.8 since; `tests/bench/reply-engine-bench.ts`). The builtin engine's
+ * replies, the only ones read here, are a few hundred characters.
+ */
+const sentencesOf = keptResults((reply) => splitSentences(reply).map(normaliseSentence), REPLIES_KEPT);
 
 export function remember(history: History, language: Language, currentTopics: readonly Topic[]): Memory {
   let name: string | null = null;
   const usedSentences = new Set<string>();
   for (const message of history) {
     if (message.role === 'user') name = extractName(message.content) ?? name;
-    if (message.role === 'assistant') {
-      for (const sentence of splitSentences(message.content)) usedSentences.add(normaliseSentence(sentence));
-    }
+    if (message.role === 'assistant')
+      for (const sentence of sentencesOf(message.content)) usedSentences.add(sentence);
   }
   return { name, openTopic: findOpenTopic(history, language, currentTopics), usedSentences };
 }
@@ -54,12 +71,17 @@ export function remember(history: History, language: Language, currentTopics: re
  */
 function findOpenTopic(history: History, language: Language, currentTopics: readonly Topic[]): Topic | null {
   const current = new Set(currentTopics.map((t) => t.key));
+  // Each message folded once, when first needed: the scan below looks at later ones again and again.
+  const folded: string[] = [];
+  const foldedAt = (j: number) => (folded[j] ??= fold(history[j]?.content ?? ''));
   for (let i = history.length - 1; i >= 0; i--) {
     const message = history[i];
     if (message?.role !== 'user') continue;
     const topics = extractTopics(message.content).filter((t) => t.language === language);
-    const later = history.slice(i + 2);
-    const comesUpLater = (topic: Topic) => later.some((m) => fold(m.content).includes(topic.key));
+    const comesUpLater = (topic: Topic) => {
+      for (let j = i + 2; j < history.length; j++) if (foldedAt(j).includes(topic.key)) return true;
+      return false;
+    };
     if (topics.some((t) => current.has(t.key) || comesUpLater(t))) continue;
     if (topics[0]) return topics[0];
   }
