@@ -29,7 +29,8 @@
  * is the median of its rounds': one session sends BENCH_ONE_SESSION_ROUNDS replies in a row (7),
  * the other levels BENCH_LEVEL_ROUNDS rounds of all sessions at once (3, as the issue's medians of
  * 3). The server's main thread (the event loop, read from /proc) is printed apart from its other
- * threads (speech workers, libuv's pool, V8's helpers), as the bare server's is.
+ * threads, as the bare server's is, and those apart again: the speech workers (the threads nicer
+ * than the main thread) and the rest (V8's platform threads and libuv's pool).
  *
  * Environment: BENCH_QUICK=1 (levels 1 and 10, fewer rounds), BENCH_LEVELS, BENCH_LEVEL_ROUNDS,
  * BENCH_TOKEN_DELAY_MS, BENCH_INLINE=0, BENCH_PROFILE=<dir> (the servers' CPU profiles per
@@ -144,6 +145,13 @@ interface LevelResult {
   cpuOfDirect: number;
   /** The same for the main thread alone (the event loop: everything but the speech workers). */
   mainOfDirect: number;
+  /** The same for the speech workers alone (the threads nicer than the main thread, S-9). */
+  workersOfDirect: number;
+  /**
+   * What is neither (V8's platform threads — concurrent garbage collection and compilation for
+   * every isolate, the workers' included — and libuv's pool) ÷ sessions, ms.
+   */
+  otherThreadsPerReplyMs: number;
   /** The main thread's CPU ÷ sessions. */
   mainPerReplyMs: number;
   /** The same of the time the main thread waited for a core while ready to run. */
@@ -179,6 +187,8 @@ type RoundResult = ReturnType<typeof roundFigures> &
     | 'mainWaitPerReplyMs'
     | 'clientsPerReplyMs'
     | 'mainOfDirect'
+    | 'workersOfDirect'
+    | 'otherThreadsPerReplyMs'
     | 'directReplyMs'
     | 'directFirstClauseMs'
   > & { traces: ReplyTrace[] };
@@ -203,6 +213,7 @@ async function runLevel(
     const cpuBefore = await server.cpuUs();
     const mainBefore = server.mainThreadUs();
     const waitBefore = server.mainThreadWaitUs();
+    const workersBefore = server.nicerThreadsUs();
     const clientsBefore = process.cpuUsage();
     const started = performance.now();
     const traces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
@@ -217,6 +228,7 @@ async function runLevel(
     const cpuMs = ((await server.cpuUs()) - cpuBefore) / 1000;
     const mainMs = (server.mainThreadUs() - mainBefore) / 1000;
     const waitMs = (server.mainThreadWaitUs() - waitBefore) / 1000;
+    const workersMs = (server.nicerThreadsUs() - workersBefore) / 1000;
     // After the round, the clauses it voiced too (a reply the probe did not hear, say).
     const after = await measureDirect?.(traces.flatMap((t) => t.chunkTexts));
     const clauseMs = (text: string) => {
@@ -236,6 +248,8 @@ async function runLevel(
       mainWaitPerReplyMs: waitMs / sessions,
       clientsPerReplyMs: (clientsUs.user + clientsUs.system) / 1000 / sessions,
       mainOfDirect: voicedDirectMs > 0 ? mainMs / voicedDirectMs : Number.NaN,
+      workersOfDirect: voicedDirectMs > 0 ? workersMs / voicedDirectMs : Number.NaN,
+      otherThreadsPerReplyMs: (cpuMs - mainMs - workersMs) / sessions,
       directReplyMs: before && after ? (before.replyMs + after.replyMs) / 2 : Number.NaN,
       directFirstClauseMs: before && after ? (before.firstClauseMs + after.firstClauseMs) / 2 : Number.NaN,
       traces,
@@ -268,6 +282,8 @@ async function runLevel(
     mainWaitPerReplyMs: mid((r) => r.mainWaitPerReplyMs),
     clientsPerReplyMs: mid((r) => r.clientsPerReplyMs),
     mainOfDirect: mid((r) => r.mainOfDirect),
+    workersOfDirect: mid((r) => r.workersOfDirect),
+    otherThreadsPerReplyMs: mid((r) => r.otherThreadsPerReplyMs),
     directReplyMs: mid((r) => r.directReplyMs),
     directFirstClauseMs: mid((r) => r.directFirstClauseMs),
     replies: traces.filter((t) => t.outcome === 'reply').length,
@@ -471,7 +487,8 @@ try {
         `    CPU per reply: alma ${fmt(a.cpuPerReplyMs)} ms (×${fmt(a.cpuOfDirect, 2)} of direct), of it the main ` +
         `thread ${fmt(a.mainPerReplyMs)} ms (×${fmt(a.mainOfDirect, 2)}; it waited ${fmt(a.mainWaitPerReplyMs)} ms more ` +
         `for a core) and the other threads ` +
-        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)}; bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms (waiting ${fmt(b.mainWaitPerReplyMs)} ms)\n` +
+        `×${fmt(a.cpuOfDirect - a.mainOfDirect, 2)} (the speech workers ×${fmt(a.workersOfDirect, 2)}; V8's and libuv's ` +
+        `threads ${fmt(a.otherThreadsPerReplyMs)} ms a reply); bare ${fmt(b.cpuPerReplyMs)} ms, of it its main thread ${fmt(b.mainPerReplyMs)} ms (waiting ${fmt(b.mainWaitPerReplyMs)} ms)\n` +
         `    the clients (this process) took ${fmt(a.clientsPerReplyMs, 2)} ms CPU a reply beside alma, ` +
         `${fmt(b.clientsPerReplyMs, 2)} ms beside bare\n` +
         `    lateness p99 by delta: alma first ${fmt(a.latenessByIndex.first, 0)} ms, 2nd–10th ` +

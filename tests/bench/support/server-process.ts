@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildMessage, ParentMessage } from './child.ts';
 import { forkChild } from './forked.ts';
@@ -25,6 +25,14 @@ export interface ServerProcess {
    * the second field of the same schedstat; NaN where there is no /proc.
    */
   mainThreadWaitUs(): number;
+  /**
+   * CPU used so far by the child's threads that run nicer than its main thread, µs (schedstat, as
+   * above): Alma's speech workers (SPEECH_WORKER_NICE, S-9). The rest of the other threads' CPU is
+   * V8's platform threads (concurrent garbage collection and compilation, for every isolate) and
+   * libuv's pool. A thread that has exited no longer counts: compare readings while the same
+   * threads live. NaN where there is no /proc.
+   */
+  nicerThreadsUs(): number;
   profile<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -61,6 +69,7 @@ export async function startServerProcess(
     },
     mainThreadUs: () => schedstat(child.pid, 0),
     mainThreadWaitUs: () => schedstat(child.pid, 1),
+    nicerThreadsUs: () => nicerThreadsUs(child.pid),
     profile: async (name, work) => {
       if (!profileDir) return work();
       mkdirSync(profileDir, { recursive: true });
@@ -76,10 +85,41 @@ export async function startServerProcess(
 }
 
 /** A field of the main thread's `/proc/<pid>/task/<pid>/schedstat` (ns) in µs; NaN without /proc. */
-function schedstat(pid: number | undefined, field: 0 | 1): number {
+function schedstat(pid: number | undefined, field: 0 | 1, tid = pid): number {
   try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[field]) / 1000;
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[field]) / 1000;
   } catch {
     return Number.NaN;
   }
+}
+
+/** A thread's nice, from `/proc/<pid>/task/<tid>/stat` (its 19th field); NaN if it is gone. */
+function niceOf(pid: number, tid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis (the command may hold spaces): state is the
+    // 3rd field of the line, nice the 19th.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The schedstat CPU of every thread of `pid` nicer than its main thread, µs; NaN without /proc. */
+function nicerThreadsUs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  let tids: number[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return Number.NaN;
+  }
+  const mainNice = niceOf(pid, pid);
+  let us = 0;
+  for (const tid of tids) {
+    if (tid === pid || !(niceOf(pid, tid) > mainNice)) continue;
+    const cpu = schedstat(pid, 0, tid);
+    if (Number.isFinite(cpu)) us += cpu; // a thread that ended meanwhile counts nothing
+  }
+  return us;
 }
