@@ -84,7 +84,7 @@ export async function startServerProcess(
   };
 }
 
-/** A field of the main thread's `/proc/<pid>/task/<pid>/schedstat` (ns) in µs; NaN without /proc. */
+/** A field of a thread's `/proc/<pid>/task/<tid>/schedstat` (ns; the main thread's unless `tid`) in µs; NaN without /proc. */
 function schedstat(pid: number | undefined, field: 0 | 1, tid = pid): number {
   try {
     return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[field]) / 1000;
