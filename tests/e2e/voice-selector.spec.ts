@@ -89,6 +89,12 @@ test('voice selector: filter, search, page, preview, favourite, confirm; the cho
   await expect(volume).toHaveValue('0.5');
   await volume.fill('0.3');
   const audio = dialog.getByTestId('voice-preview-audio');
+  // The clip lasts a few seconds and, when it ends, the button turns back to Play by itself: on a
+  // busy machine it ended before Stop was pressed. Slowed down (a loaded file starts at the default
+  // rate), it still plays when the test presses Stop.
+  await audio.evaluate((el: HTMLAudioElement) => {
+    el.defaultPlaybackRate = 0.0625;
+  });
   await dialog.getByRole('button', { name: 'Play Emma' }).click();
   const stop = dialog.getByRole('button', { name: 'Stop Emma' });
   await expect(stop).toHaveAttribute('aria-pressed', 'true');
