@@ -57,4 +57,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is PID 1 here; the server handles SIGTERM (graceful shutdown within SHUTDOWN_GRACE_MS).
-CMD ["node", "--max-semi-space-size=32", "server/dist/server.js"]
+CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "server/dist/server.js"]
