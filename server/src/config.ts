@@ -59,7 +59,7 @@ const EnvSchema = z.object({
   SPEECH_MAX_WAIT_MS: intFrom(100, 600_000).default(8000),
   // Clauses each speech worker speaks while idle once started, so V8 has optimised espeak's code
   // before replies need it (SPEC.md S-12); 0: none.
-  SPEECH_WARM_UP_CLAUSES: intFrom(0, 10_000).default(96),
+  SPEECH_WARM_UP_CLAUSES: intFrom(0, 10_000).default(480),
   // How much nicer than the process the speech workers run on Linux (SPEC.md S-9): the event loop
   // gets the cores first.
   SPEECH_WORKER_NICE: intFrom(0, 19).default(5),

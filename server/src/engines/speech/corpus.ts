@@ -59,3 +59,14 @@ export const SPEECH_CORPUS: Record<Language, readonly string[]> = {
     'Genre, vision and azure have unusual sounds.',
   ],
 };
+
+/**
+ * The corpus in the order a speech worker warms up on it (S-12): each Spanish sentence, then the
+ * English one beside it, so both voices' code warms together.
+ */
+export function warmUpOrder(): { text: string; language: Language }[] {
+  return SPEECH_CORPUS.es.flatMap((es, k) => {
+    const en = SPEECH_CORPUS.en[k];
+    return [{ text: es, language: 'es' as const }, ...(en ? [{ text: en, language: 'en' as const }] : [])];
+  });
+}

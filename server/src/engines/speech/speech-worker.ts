@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBuiltinSynthesizer } from './builtin.ts';
-import { SPEECH_CORPUS } from './corpus.ts';
+import { warmUpOrder } from './corpus.ts';
 import type { SynthesisResult, VoiceParams } from './types.ts';
 
 /**
@@ -77,14 +77,12 @@ let idle: (() => void) | null = null;
  * Then warm on while idle (SPEC.md S-12). espeak-ng is JavaScript (emscripten's wasm2js) and V8
  * optimises its large functions only once they have run a while, in each thread on its own:
  * measured, a worker's first ~100 clauses cost up to twice what later ones do, in the worker and
- * in V8's compiler threads. The corpus' clauses, both languages in turn, are spoken one at a
+ * in V8's compiler threads, and the largest functions are optimised only after ~115–445 clauses
+ * (tests/bench/warm-up-bench.ts). The corpus' clauses, both languages in turn, are spoken one at a
  * time, each only while no job is in hand: a job waits at most for the warm-up clause under way.
  */
 async function warmWhileIdle(clauses: number): Promise<number> {
-  const corpus = SPEECH_CORPUS.es.flatMap((es, k) => {
-    const en = SPEECH_CORPUS.en[k];
-    return [{ text: es, language: 'es' as const }, ...(en ? [{ text: en, language: 'en' as const }] : [])];
-  });
+  const corpus = warmUpOrder();
   let spoken = 0;
   while (spoken < clauses) {
     // A job's message is taken in between two warm-up clauses (the event loop's poll phase).

@@ -56,8 +56,13 @@ export interface SynthesisPoolOptions {
 
 export const DEFAULT_SPEECH_QUEUE_MAX = 512;
 export const DEFAULT_SPEECH_MAX_WAIT_MS = 8000;
-/** Two passes over the corpus (~100 clauses: where a worker's cost per clause levels off). */
-export const DEFAULT_SPEECH_WARM_UP_CLAUSES = 96;
+/**
+ * Ten passes over the corpus (48 clauses each): V8 optimises espeak's largest functions only after
+ * ~115–445 clauses (tests/bench/warm-up-bench.ts; the last, at 441, takes ~30 ms to compile, the
+ * largest ~70 ms). Stopped at 96 as it did, the warm-up left 27 compiles (~370 ms of V8's
+ * threads, per worker) and the cheaper clauses after them to the first replies under load.
+ */
+export const DEFAULT_SPEECH_WARM_UP_CLAUSES = 480;
 /** A nice-5 thread weighs a third of a nice-0 one in Linux's scheduler. */
 export const DEFAULT_SPEECH_WORKER_NICE = 5;
 const SPEECH_WORKER = { source: new URL('./speech-worker.ts', import.meta.url), bundle: 'speech-worker.js' };
