@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, EnvSchema, loadConfig } from './config.ts';
+import {
+  DEFAULT_SPEECH_MAX_WAIT_MS,
+  DEFAULT_SPEECH_QUEUE_MAX,
+  DEFAULT_SPEECH_WARM_UP_CLAUSES,
+  DEFAULT_SPEECH_WORKER_NICE,
+} from './engines/speech/synthesis-pool.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'alma-config-'));
 
@@ -161,5 +167,42 @@ describe('ALLOWED_HOSTS', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), ALLOWED_HOSTS: 'https://alma.example.com' })).toThrow(
       'ALLOWED_HOSTS="https://alma.example.com"',
     );
+  });
+});
+
+describe('the README’s environment table', () => {
+  it('lists every variable with the default loadConfig gives it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = new Map<string, string>();
+    for (const [, name, cell] of readme.matchAll(/^\| `([A-Z0-9_]+)`\s*\| ([^|]*)\|/gm))
+      rows.set(name!, cell!.trim());
+    const defaults = EnvSchema.parse({}) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(defaults)) {
+      expect(rows.has(name), `${name} is in the README's table`).toBe(true);
+      // A cell that starts with a value in backticks states the default; "unset: …" describes one.
+      const stated = /^`([^`]*)`/.exec(rows.get(name) ?? '')?.[1];
+      if (stated === undefined) continue;
+      // A switch is written as the variable takes it: `0`/`1` or `false`/`true`.
+      const written =
+        typeof value === 'boolean'
+          ? value
+            ? ['1', 'true']
+            : ['0', 'false']
+          : typeof value === 'string' || typeof value === 'number'
+            ? [String(value)]
+            : [];
+      if (written.length === 0) continue; // lists ("unset: …") and absent values state no default
+      expect(written, `${name}'s default`).toContain(stated);
+    }
+  });
+});
+
+describe('the speech pool’s defaults', () => {
+  it('are the configuration’s', () => {
+    const pool = loadConfig({ DATA_DIR: dir() }).speechPool;
+    expect(pool.idleWarmUpClauses).toBe(DEFAULT_SPEECH_WARM_UP_CLAUSES);
+    expect(pool.maxQueued).toBe(DEFAULT_SPEECH_QUEUE_MAX);
+    expect(pool.maxWaitMs).toBe(DEFAULT_SPEECH_MAX_WAIT_MS);
+    expect(pool.nice).toBe(DEFAULT_SPEECH_WORKER_NICE);
   });
 });

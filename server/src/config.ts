@@ -12,7 +12,7 @@ const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).m
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: intFrom(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
