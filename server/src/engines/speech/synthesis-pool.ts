@@ -58,9 +58,9 @@ export const DEFAULT_SPEECH_QUEUE_MAX = 512;
 export const DEFAULT_SPEECH_MAX_WAIT_MS = 8000;
 /**
  * Ten passes over the corpus (48 clauses each): V8 optimises espeak's largest functions only after
- * ~115–445 clauses (tests/bench/warm-up-bench.ts; the last, at 441, takes ~30 ms to compile, the
- * largest ~70 ms). Stopped at 96 as it did, the warm-up left 27 compiles (~370 ms of V8's
- * threads, per worker) and the cheaper clauses after them to the first replies under load.
+ * ~115–445 clauses (tests/bench/warm-up-bench.ts; the last, at ~441, compiles in 20–30 ms, the
+ * largest in ~70 ms). Stopped at 96 as it did, the warm-up left 27 compiles (~370 ms of compiling
+ * on V8's threads, per worker) and the cheaper clauses after them to the first replies under load.
  */
 export const DEFAULT_SPEECH_WARM_UP_CLAUSES = 480;
 /** A nice-5 thread weighs a third of a nice-0 one in Linux's scheduler. */
