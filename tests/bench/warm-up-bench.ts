@@ -22,7 +22,6 @@ const PER_PASS = warmUpOrder().length;
 const LARGE_COMPILE_MS = 10;
 
 interface Clause {
-  n: number;
   cpuUs: number;
   audioMs: number;
 }
@@ -52,7 +51,7 @@ child.stdout.setEncoding('utf8').on('data', (data: string) => {
   pending = lines.pop() ?? '';
   for (const line of lines) {
     const spoken = /^@clause (\d+) (\d+) (\d+)$/.exec(line);
-    if (spoken) clauses.push({ n: Number(spoken[1]), cpuUs: Number(spoken[2]), audioMs: Number(spoken[3]) });
+    if (spoken) clauses.push({ cpuUs: Number(spoken[2]), audioMs: Number(spoken[3]) });
     // [completed compiling 0x… <JSFunction Ob (sfi = 0x…)> (target TURBOFAN) - took 0.019, 74.638, 0.232 ms]
     const compiled =
       /^\[completed compiling .*<JSFunction (?:(\S+) )?\(sfi.*\(target TURBOFAN\).* took [\d.]+, ([\d.]+), [\d.]+ ms/.exec(

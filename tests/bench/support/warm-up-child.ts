@@ -5,10 +5,9 @@
  */
 import { readFileSync, writeSync } from 'node:fs';
 import { createBuiltinSynthesizer } from '../../../server/src/engines/speech/builtin.ts';
-import { warmUpOrder } from '../../../server/src/engines/speech/corpus.ts';
+import { WARM_UP_VOICES, warmUpOrder } from '../../../server/src/engines/speech/corpus.ts';
 
 const clauses = Number(process.argv[2]);
-const VOICE = { es: 'es+f3', en: 'en-us+f3' } as const;
 /** This thread's CPU (ns), not the process's: V8's compiler threads are counted apart. */
 const threadCpuNs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ', 1)[0]);
 
@@ -21,7 +20,7 @@ for (let n = 1; n <= clauses; n++) {
   const { durationMs } = await synthesizer.synthesize({
     text,
     language,
-    voice: { voice: VOICE[language] },
+    voice: { voice: WARM_UP_VOICES[language] },
     signal,
   });
   writeSync(1, `@clause ${n} ${Math.round((threadCpuNs() - started) / 1000)} ${durationMs}\n`);

@@ -60,6 +60,9 @@ export const SPEECH_CORPUS: Record<Language, readonly string[]> = {
   ],
 };
 
+/** The voices a speech worker warms up with (S-12), one per language. */
+export const WARM_UP_VOICES: Record<Language, string> = { es: 'es+f3', en: 'en-us+f3' };
+
 /**
  * The corpus in the order a speech worker warms up on it (S-12): each Spanish sentence, then the
  * English one beside it, so both voices' code warms together.

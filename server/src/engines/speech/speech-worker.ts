@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBuiltinSynthesizer } from './builtin.ts';
-import { warmUpOrder } from './corpus.ts';
+import { WARM_UP_VOICES, warmUpOrder } from './corpus.ts';
 import type { SynthesisResult, VoiceParams } from './types.ts';
 
 /**
@@ -56,9 +56,8 @@ lowerPriority();
 
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;
-const VOICE: Record<Language, string> = { es: 'es+f3', en: 'en-us+f3' };
 const speak = (text: string, language: Language) =>
-  synthesizer.synthesize({ text, language, voice: { voice: VOICE[language] }, signal: never });
+  synthesizer.synthesize({ text, language, voice: { voice: WARM_UP_VOICES[language] }, signal: never });
 
 /**
  * Warm before the pool counts this worker as ready: espeak loaded (its wasm compiled, its data
