@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { blockSocket, registerViaApi, shot, signInBrowser, type ApiSession } from './support.ts';
 
 /**
@@ -58,6 +58,17 @@ async function noRecognition(page: Page): Promise<void> {
   await page.addInitScript(() => {
     for (const name of ['SpeechRecognition', 'webkitSpeechRecognition'])
       Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
+  });
+}
+
+/**
+ * The note a bubble plays, slowed down (playing loads the file, which starts at the default rate):
+ * a note of a second or two could otherwise end, and its button turn back to Play, before the test
+ * sees it playing on a busy machine.
+ */
+async function slowDown(bubble: Locator) {
+  await bubble.locator('audio').evaluate((el: HTMLAudioElement) => {
+    el.defaultPlaybackRate = 0.0625;
   });
 }
 
@@ -121,6 +132,7 @@ test('in Spanish with nothing to transcribe it: said before recording, and the n
   const kept = page.locator('.bubble--user[data-voice-note="kept"]');
   await expect(kept).toContainText('Nota de voz sin transcribir', { timeout: 20_000 });
   await expect(page.getByRole('alert')).toHaveCount(0);
+  await slowDown(kept);
   await kept.getByRole('button', { name: 'Reproducir tu nota de voz' }).click();
   await expect(kept.getByRole('button', { name: 'Detener tu nota de voz' })).toBeVisible();
   await shot(page, 'voice-note-kept');
@@ -152,6 +164,7 @@ test('in Spanish the browser transcribes the note, as said before recording; it 
   // From the history too, after a reload.
   await page.reload();
   const again = page.locator('.bubble--user').filter({ hasText: 'hola desde el navegador' });
+  await slowDown(again);
   await again.getByRole('button', { name: 'Reproducir tu nota de voz' }).click();
   await expect(again.getByRole('button', { name: 'Detener tu nota de voz' })).toBeVisible();
 });
