@@ -37,7 +37,10 @@
  * level), BENCH_WARM_UP_CLAUSES (the speech workers' idle warm-up, S-12; default the product's),
  * BENCH_WORKER_NICE (their nice, S-9), BENCH_SPEECH=off (Alma without speech, `SPEECH_ENGINE=none`:
  * what its text path alone costs beside the bare server; the clauses for the direct baseline are
- * then taken from a short-lived Alma with speech, and first audio and CPU print —).
+ * then taken from a short-lived Alma with speech, and first audio and CPU print —), BENCH_HISTORY=<turns>
+ * (every user sends into a session of their own with that many exchanges before it, written into
+ * the server's database before the levels (support/seed-history.ts), instead of starting a session
+ * with each send: the reads of a session and its recent turns that most messages make).
  */
 import { ServerEvent, type AuthSession } from '@alma/protocol';
 import { availableParallelism } from 'node:os';
@@ -53,6 +56,7 @@ import {
 } from './support/reply-client.ts';
 import { fmt, machine, median, percentile, printTable, QUICK, ratio, writeResult } from './support/report.ts';
 import { SPOKEN_REPLY } from './support/scripted-engine.ts';
+import { seedHistory } from './support/seed-history.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 
@@ -84,6 +88,8 @@ const MESSAGE = 'Hoy ha sido un día largo pero bonito';
  */
 const CLIENT: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
 const SPEECH = process.env.BENCH_SPEECH !== 'off';
+/** Exchanges in each user's session before the levels; 0: every send starts a session. */
+const HISTORY = Number(process.env.BENCH_HISTORY) || 0;
 /** Alma before the speech workers: only with speech (BENCH_INLINE=0 leaves it out). */
 const INLINE = SPEECH && process.env.BENCH_INLINE !== '0';
 
@@ -195,7 +201,7 @@ type RoundResult = ReturnType<typeof roundFigures> &
 
 async function runLevel(
   server: ServerProcess,
-  tokens: readonly string[],
+  users: readonly BenchUser[],
   sessions: number,
   chunkCount: number,
   label: string,
@@ -203,7 +209,7 @@ async function runLevel(
 ): Promise<LevelResult> {
   const { rounds, measureDirect } = options;
   const sockets: BenchSocket[] = await Promise.all(
-    tokens.slice(0, sessions).map((token) => connect(server.url, token, CLIENT)),
+    users.slice(0, sessions).map((user) => connect(server.url, user.token, CLIENT)),
   );
   const results: RoundResult[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -219,7 +225,13 @@ async function runLevel(
     const traces = await server.profile(`${sessions}${rounds > 1 ? `-${round}` : ''}`, () =>
       Promise.all(
         sockets.map((socket, i) =>
-          traceReply(socket, MESSAGE, `${label}-${sessions}-${round}-${i}-${Date.now()}`, TIMEOUT_MS),
+          traceReply(
+            socket,
+            MESSAGE,
+            `${label}-${sessions}-${round}-${i}-${Date.now()}`,
+            TIMEOUT_MS,
+            users[i]?.sessionId,
+          ),
         ),
       ),
     );
@@ -358,8 +370,8 @@ const almaProcess = (label: string, inline: boolean, speech = SPEECH) =>
 async function probeSpoken(): Promise<Chunk[]> {
   const speaking = await almaProcess('alma-probe', false, true);
   try {
-    const [token] = await registerUsers(speaking.url, 1);
-    return await probe(speaking.url, token ?? '');
+    const [user] = await registerUsers(speaking.url, 1);
+    return await probe(speaking.url, user?.token ?? '');
   } finally {
     await speaking.close();
   }
@@ -377,7 +389,30 @@ async function settle(server: ServerProcess): Promise<number> {
   return performance.now() - started;
 }
 
-async function registerUsers(url: string, count: number): Promise<string[]> {
+/** A benchmark user: their token and, with BENCH_HISTORY, the session they send into. */
+interface BenchUser {
+  token: string;
+  sessionId?: string | undefined;
+}
+
+/**
+ * `count` users of the server; with BENCH_HISTORY, each with a session of that many exchanges,
+ * written into its database (`dataDir`, the child's).
+ */
+async function benchUsers(server: ServerProcess, count: number): Promise<BenchUser[]> {
+  const users = await registerUsers(server.url, count);
+  if (HISTORY === 0) return users.map((u) => ({ token: u.token }));
+  const dataDir = server.info.dataDir;
+  if (typeof dataDir !== 'string') throw new Error('BENCH_HISTORY: the server gave no data folder');
+  const sessionIds = await seedHistory(
+    dataDir,
+    users.map((u) => u.user.id),
+    HISTORY,
+  );
+  return users.map((u, i) => ({ token: u.token, sessionId: sessionIds[i] }));
+}
+
+async function registerUsers(url: string, count: number): Promise<AuthSession[]> {
   const users: AuthSession[] = [];
   while (users.length < count) {
     const batch = Math.min(8, count - users.length);
@@ -387,7 +422,7 @@ async function registerUsers(url: string, count: number): Promise<string[]> {
       )),
     );
   }
-  return users.map((u) => u.token);
+  return users;
 }
 
 const alma = await almaProcess('alma-speech', false);
@@ -395,12 +430,12 @@ let inline: ServerProcess | undefined;
 let bare: ServerProcess | undefined;
 let direct: DirectProcess | undefined;
 try {
-  const tokens = await registerUsers(alma.url, maxSessions);
-  const chunks = SPEECH ? await probe(alma.url, tokens[0] ?? '') : await probeSpoken();
+  const users = await benchUsers(alma, maxSessions);
+  const chunks = SPEECH ? await probe(alma.url, users[0]?.token ?? '') : await probeSpoken();
   inline = INLINE ? await almaProcess('alma-inline-speech', true) : undefined;
-  const inlineTokens = inline ? await registerUsers(inline.url, maxSessions) : [];
+  const inlineUsers = inline ? await benchUsers(inline, maxSessions) : [];
   // Its first reply warms espeak on the event loop, as the first reply after a start did.
-  if (inline) await probe(inline.url, inlineTokens[0] ?? '');
+  if (inline) await probe(inline.url, inlineUsers[0]?.token ?? '');
   bare = await startServerProcess(BARE_CHILD, {
     label: 'bare-speech',
     env: {
@@ -440,7 +475,8 @@ try {
     median(synthesizerPasses.slice(-DIRECT_RUNS).map((r) => r.reduce((s, us) => s + us, 0))) / 1000;
   console.info(
     `speech-load: levels ${LEVELS.join('/')} sessions; ${chunks.length} clauses per reply; a word every ${DELAY_MS} ms; ${cores} cores` +
-      `${SPEECH ? '' : '; Alma without speech (BENCH_SPEECH=off)'}\n` +
+      `${SPEECH ? '' : '; Alma without speech (BENCH_SPEECH=off)'}` +
+      `${HISTORY > 0 ? `; every user sends into a session of ${HISTORY} exchanges (BENCH_HISTORY)` : '; every send starts a session'}\n` +
       `  direct: ${fmt(atStart.replyMs)} ms CPU per reply, ${fmt(atStart.firstClauseMs)} ms per first clause; first clause text ${firstClauseTextMs} ms\n` +
       `  Alma's synthesiser alone, beside it: ${fmt(synthesizerMs)} ms per reply (×${fmt(synthesizerMs / atStart.replyMs, 2)} of direct)`,
   );
@@ -460,15 +496,15 @@ try {
   }[] = [];
   for (const sessions of LEVELS) {
     const rounds = roundsAt(sessions);
-    const a = await runLevel(alma, tokens, sessions, chunks.length, 'alma', { rounds, measureDirect });
+    const a = await runLevel(alma, users, sessions, chunks.length, 'alma', { rounds, measureDirect });
     const i =
       inline &&
       // The "before" is slow at 200 sessions (tens of seconds a round) and no goal: one round.
-      (await runLevel(inline, inlineTokens, sessions, chunks.length, 'inline', {
+      (await runLevel(inline, inlineUsers, sessions, chunks.length, 'inline', {
         rounds: sessions === 1 ? rounds : 1,
         measureDirect,
       }));
-    const b = await runLevel(bare, tokens, sessions, chunks.length, 'bare', { rounds });
+    const b = await runLevel(bare, users, sessions, chunks.length, 'bare', { rounds });
     // The machine's limit for the first audio: the first clause's words, then every session's
     // first clause spoken on all cores (one first clause's CPU as measured around Alma's rounds).
     const limitMs = firstClauseTextMs + (sessions * a.directFirstClauseMs) / cores;
@@ -563,6 +599,7 @@ try {
     config: {
       levels: LEVELS,
       tokenDelayMs: DELAY_MS,
+      historyTurns: HISTORY,
       voice: VOICE,
       clauses: chunks.map((c) => c.text),
       cores,

@@ -17,4 +17,4 @@ const server = await startTestServer(env, undefined, {
   ...(scripted ? { engine: scriptedEngine(scripted, Number(env.REPLY_TOKEN_DELAY_MS ?? 0)) } : {}),
   ...(process.env.BENCH_SPEECH_INLINE === '1' ? { speech: createBuiltinSynthesizer() } : {}),
 });
-serveParent({ url: server.url, close: server.dispose });
+serveParent({ url: server.url, info: { dataDir: server.dataDir }, close: server.dispose });

@@ -48,15 +48,17 @@ export function connect(url: string, token: string, kind: ClientKind = 'socket.i
 }
 
 /**
- * Sends one message and traces its reply until `chat:reply`/`chat:error` or `timeoutMs`. The
- * socket carries this reply only (a fresh session), so every reply event it hears is this one's,
- * even one decoded in the same frame batch as the ack.
+ * Sends one message — into a new session, or into `sessionId` — and traces its reply until
+ * `chat:reply`/`chat:error` or `timeoutMs`. The socket carries this reply only (its user's one
+ * reply at a time), so every reply event it hears is this one's, even one decoded in the same frame
+ * batch as the ack.
  */
 export function traceReply(
   socket: BenchSocket,
   message: string,
   label: string,
   timeoutMs: number,
+  sessionId?: string,
 ): Promise<ReplyTrace> {
   const trace: ReplyTrace = {
     sentAt: performance.now(),
@@ -99,9 +101,13 @@ export function traceReply(
       trace.disconnected = true;
       finish('disconnected');
     });
-    socket.emit(ClientEvent.chatSend, { clientMessageId: label, message }, (ack: { ok: boolean }) => {
-      trace.ackAt = performance.now();
-      if (!ack.ok) finish('ack_failed');
-    });
+    socket.emit(
+      ClientEvent.chatSend,
+      { clientMessageId: label, message, sessionId },
+      (ack: { ok: boolean }) => {
+        trace.ackAt = performance.now();
+        if (!ack.ok) finish('ack_failed');
+      },
+    );
   });
 }
