@@ -10,6 +10,7 @@ await build({
     'forge-worker': 'src/avatars/forge/worker.ts',
     'portrait-worker': 'src/avatars/portrait/worker.ts',
     'speech-worker': 'src/engines/speech/speech-worker.ts',
+    'reader-worker': 'src/storage/embedded/reader-worker.ts',
     'voice-analysis-worker': 'src/modules/voice-uploads/analysis-worker.ts',
   },
   outdir: 'dist',

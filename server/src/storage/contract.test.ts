@@ -1692,7 +1692,8 @@ describe('embedded (SQLite through libsql)', () => {
 
   it('readTogether reads one snapshot: a commit by another connection between its reads is not seen (issue 14)', async () => {
     const file = nextFile();
-    const storage = openEmbeddedStorage({ file });
+    // On the main connection; through the reader thread: reader.test.ts.
+    const storage = openEmbeddedStorage({ file, readThread: false });
     const { id: userId } = await storage.users.create(newUser(1, { name: 'Antes' }));
     // Another instance on the same file, writing while the reads are under way.
     const other = new Database(file);

@@ -13,9 +13,12 @@ import { createRefreshTokenRepository } from './refresh-tokens.ts';
 import { createSendRepository } from './sends.ts';
 import { createSessionRepository, sessionRows } from './sessions.ts';
 import { prepare } from './sql.ts';
+import { createReadThread, ROUTED_READS, type RoutedRepository } from './reader.ts';
 import { watchWalChanges } from './wal-changes.ts';
 import { createUsageRepository, usageRows } from './usage.ts';
 import { createUserRepository } from './users.ts';
+
+type Routable = (...args: unknown[]) => Promise<unknown>;
 
 /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -26,7 +29,14 @@ const BUSY_TIMEOUT_MS = 5000;
  * All repositories share one connection: a synchronous call runs to its end, so one repository's
  * transaction never interleaves with another's statements.
  */
-export function openEmbeddedStorage({ file }: { file: string }): Storage {
+export function openEmbeddedStorage({
+  file,
+  readThread,
+}: {
+  file: string;
+  /** Whether a send's reads are answered by a reader thread (reader.ts); default: for a file. */
+  readThread?: boolean;
+}): Storage {
   const db = new Database(file);
   try {
     // WAL lets readers run beside the writer. A file's commits write the WAL without syncing it
@@ -56,21 +66,40 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
     sessions: sessionRows(db, writes.atomic),
     messages: messageRows(db, writes.atomic),
   };
+  const users = createUserRepository(db, writes);
+  const sessions = createSessionRepository(db, rows.sessions, writes, walChanges);
+  const messages = createMessageRepository(db, rows.messages, writes);
+  const usage = createUsageRepository(rows.usage, writes);
+  // A send's reads, answered off the event loop (reader.ts); a database in memory has no file
+  // another connection could open.
+  const reader = (readThread ?? file !== ':memory:') ? createReadThread(file) : null;
+  if (reader) {
+    const repositories = { users, sessions, messages, usage };
+    for (const [repo, methods] of Object.entries(ROUTED_READS)) {
+      const repository = repositories[repo as RoutedRepository] as unknown as Record<string, Routable>;
+      for (const method of methods) {
+        const read = repository[method];
+        if (read) repository[method] = reader.route(repo, method, read.bind(repository));
+      }
+    }
+  }
+  const readOnMain = <T>(reads: () => T): T => writes.atomic(reads)();
+  let closing: Promise<void> | null = null;
   return {
     kind: 'embedded',
-    users: createUserRepository(db, writes),
+    users,
     refreshTokens: createRefreshTokenRepository(db, writes),
-    sessions: createSessionRepository(db, rows.sessions, writes, walChanges),
-    messages: createMessageRepository(db, rows.messages, writes),
+    sessions,
+    messages,
     oneTimeTokens: createOneTimeTokenRepository(db, writes),
     identities: createIdentityRepository(db, writes),
-    usage: createUsageRepository(rows.usage, writes),
+    usage,
     sends: createSendRepository(writes, rows),
     customVoices: createCustomVoiceRepository(db, writes),
     customAvatars: createCustomAvatarRepository(db, writes),
     knownDevices: createKnownDeviceRepository(db, writes),
     synced: writes.synced,
-    readTogether: (reads) => writes.atomic(reads)(),
+    readTogether: (reads) => (reader ? reader.together(reads, readOnMain) : readOnMain(reads)),
     async ping() {
       // libsql's prepared statements keep answering after close(), so ask the handle first.
       if (!db.open) return false;
@@ -81,12 +110,17 @@ export function openEmbeddedStorage({ file }: { file: string }): Storage {
         return false;
       }
     },
-    async close() {
-      if (!db.open) return;
-      writes.flush();
-      db.close();
-      walChanges?.close();
-      await wal?.close();
+    close() {
+      closing ??= (async () => {
+        // The reads asked of the thread are answered first; writes after it go nowhere.
+        await reader?.close();
+        if (!db.open) return;
+        writes.flush();
+        db.close();
+        walChanges?.close();
+        await wal?.close();
+      })();
+      return closing;
     },
   };
 }

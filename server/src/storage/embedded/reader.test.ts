@@ -1,0 +1,212 @@
+import Database from 'libsql';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Storage } from '../types.ts';
+import { openEmbeddedStorage } from './index.ts';
+import { createReadThread } from './reader.ts';
+
+/**
+ * The reader thread (reader.ts, issue 14): a send's reads answered by a worker with its own
+ * read-only connection. A read answered on the main thread is settled before the next microtask
+ * turn (the driver is synchronous); one asked of the thread is still pending then.
+ */
+let directory: string;
+let files = 0;
+const nextFile = () => join(directory, `reader-${++files}.db`);
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'alma-reader-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const ticks = async (n: number) => {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+};
+
+/** Whether `read` is answered later than the main thread could: by the thread. */
+async function answeredLater<T>(read: Promise<T>): Promise<boolean> {
+  let settled = false;
+  read.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await ticks(5);
+  return !settled;
+}
+
+/** Asks reads together until the thread answers them (it starts on the first `together`). */
+async function threadReady(storage: Storage, userId: string): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const read = storage.readTogether(() => storage.users.findById(userId));
+    if (await answeredLater(read)) return void (await read);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the reader thread never answered');
+}
+
+const now = '2026-12-01T05:00:00.000Z';
+
+async function seeded(storage: Storage) {
+  const user = await storage.users.create({
+    id: 'user-1',
+    email: 'ana@example.com',
+    name: 'Ana',
+    passwordHash: 'x',
+    plan: 'free',
+    role: 'user',
+    language: 'es',
+    theme: 'dark',
+    createdAt: now,
+  });
+  await storage.sessions.create({
+    sessionId: 'session-1',
+    userId: user.id,
+    title: 'Charla',
+    personality: 'default',
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (let i = 0; i < 6; i++) {
+    await storage.messages.insert({
+      _id: `m-${i}`,
+      sessionId: 'session-1',
+      userId: user.id,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `mensaje ${i}`,
+      createdAt: new Date(Date.parse(now) + i * 1000).toISOString(),
+      clientMessageId: i % 2 === 0 ? `c-${i}` : null,
+      replyTo: i % 2 === 0 ? null : `m-${i - 1}`,
+      emotion: null,
+      emotionAnalysis: null,
+      language: 'es',
+      userLanguage: 'es',
+      personality: null,
+      audioUrl: null,
+      isComplete: true,
+    });
+  }
+  return user.id;
+}
+
+const sendReads = (storage: Storage, userId: string) => ({
+  user: storage.users.findById(userId),
+  preferences: storage.users.getPreferences(userId),
+  session: storage.sessions.find(userId, 'session-1'),
+  state: storage.sessions.state(userId, 'session-1'),
+  duplicate: storage.messages.findByClientMessageId(userId, 'c-2'),
+  none: storage.messages.findByClientMessageId(userId, 'c-none'),
+  recent: storage.messages.recentTurns(userId, 'session-1', 42),
+  usage: storage.usage.get(userId, '2026-12'),
+});
+
+const settledAll = async (reads: Record<string, Promise<unknown>>): Promise<Record<string, unknown>> =>
+  Object.fromEntries(
+    await Promise.all(
+      Object.entries(reads).map(async ([key, read]): Promise<[string, unknown]> => [key, await read]),
+    ),
+  );
+
+describe('the embedded store’s reader thread (issue 14)', () => {
+  it('answers a send’s reads together off the event loop, with what the main connection reads', async () => {
+    const storage = openEmbeddedStorage({ file: nextFile() });
+    try {
+      const userId = await seeded(storage);
+      await threadReady(storage, userId);
+      const reads = storage.readTogether(() => sendReads(storage, userId));
+      expect(await answeredLater(reads.recent)).toBe(true);
+      const fromThread = await settledAll(reads);
+      const onMain = await settledAll(sendReads(storage, userId));
+      expect(fromThread).toStrictEqual(onMain);
+      expect((fromThread['recent'] as { content: string }[]).map((m) => m.content)).toStrictEqual(
+        [0, 1, 2, 3, 4, 5].map((i) => `mensaje ${i}`),
+      );
+      // Outside `together`, reads stay on the main thread.
+      expect(await answeredLater(storage.users.findById(userId))).toBe(false);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('answers every read of a batch from one snapshot that includes what was committed before it', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    const other = new Database(file);
+    try {
+      const userId = await seeded(storage);
+      await threadReady(storage, userId);
+      const rename = other.prepare('UPDATE users SET name = ? WHERE id = ?');
+      const reads = storage.readTogether(() => {
+        const first = storage.users.findById(userId);
+        rename.run('Después', userId);
+        return { first, second: storage.users.findById(userId) };
+      });
+      expect((await reads.first)?.name).toBe('Después');
+      expect((await reads.second)?.name).toBe('Después');
+    } finally {
+      other.close();
+      await storage.close();
+    }
+  });
+
+  it('rejects a read that fails alone, with its error’s name and message; the others are answered', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file });
+    const other = new Database(file);
+    try {
+      const userId = await seeded(storage);
+      await threadReady(storage, userId);
+      other.prepare("UPDATE users SET plan = 'platino' WHERE id = ?").run(userId);
+      const reads = storage.readTogether(() => sendReads(storage, userId));
+      const failure: unknown = await reads.user.catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).name).toBe('StoredRecordError');
+      expect((failure as Error).message).toContain('a row of users (user-1) does not fit its record');
+      expect((await reads.recent).length).toBe(6);
+    } finally {
+      other.close();
+      await storage.close();
+    }
+  });
+
+  it('waits for the reads it was asked before the store closes', async () => {
+    const storage = openEmbeddedStorage({ file: nextFile() });
+    const userId = await seeded(storage);
+    await threadReady(storage, userId);
+    const reads = storage.readTogether(() => sendReads(storage, userId));
+    await storage.close();
+    expect((await reads.recent).length).toBe(6);
+    expect((await reads.user)?.name).toBe('Ana');
+  });
+
+  it('reads again on the main thread what a thread that died was asked, and everything after', async () => {
+    const file = nextFile();
+    const storage = openEmbeddedStorage({ file, readThread: false });
+    try {
+      const userId = await seeded(storage);
+      const thread = createReadThread(file, {
+        source: new URL('./reader-exits.fixture.ts', import.meta.url),
+        bundle: 'unused.js',
+      });
+      const findById = thread.route('users', 'findById', storage.users.findById);
+      const onMain = <T>(reads: () => T) => reads();
+      const until = Date.now() + 20_000;
+      let read = thread.together(() => findById(userId), onMain);
+      while (!(await answeredLater(read)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        read = thread.together(() => findById(userId), onMain);
+      }
+      // The thread took the batch and died with it: the read is answered all the same.
+      expect((await read)?.name).toBe('Ana');
+      const after = thread.together(() => findById(userId), onMain);
+      expect(await answeredLater(after)).toBe(false);
+      expect((await after)?.name).toBe('Ana');
+      await thread.close();
+    } finally {
+      await storage.close();
+    }
+  });
+});
