@@ -110,6 +110,23 @@ const settledAll = async (reads: Record<string, Promise<unknown>>): Promise<Reco
     ),
   );
 
+/** A seeded store on a new file whose thread answers, and another connection writing to the file. */
+async function withAnotherConnection(
+  test: (storage: Storage, other: Database.Database, userId: string) => Promise<void>,
+): Promise<void> {
+  const file = nextFile();
+  const storage = openEmbeddedStorage({ file });
+  const other = new Database(file);
+  try {
+    const userId = await seeded(storage);
+    await threadReady(storage, userId);
+    await test(storage, other, userId);
+  } finally {
+    other.close();
+    await storage.close();
+  }
+}
+
 describe('the embedded store’s reader thread (issue 14)', () => {
   it('answers a send’s reads together off the event loop, with what the main connection reads', async () => {
     const storage = openEmbeddedStorage({ file: nextFile() });
@@ -132,12 +149,7 @@ describe('the embedded store’s reader thread (issue 14)', () => {
   });
 
   it('answers every read of a batch from one snapshot that includes what was committed before it', async () => {
-    const file = nextFile();
-    const storage = openEmbeddedStorage({ file });
-    const other = new Database(file);
-    try {
-      const userId = await seeded(storage);
-      await threadReady(storage, userId);
+    await withAnotherConnection(async (storage, other, userId) => {
       const rename = other.prepare('UPDATE users SET name = ? WHERE id = ?');
       const reads = storage.readTogether(() => {
         const first = storage.users.findById(userId);
@@ -146,19 +158,11 @@ describe('the embedded store’s reader thread (issue 14)', () => {
       });
       expect((await reads.first)?.name).toBe('Después');
       expect((await reads.second)?.name).toBe('Después');
-    } finally {
-      other.close();
-      await storage.close();
-    }
+    });
   });
 
   it('rejects a read that fails alone, with its error’s name and message; the others are answered', async () => {
-    const file = nextFile();
-    const storage = openEmbeddedStorage({ file });
-    const other = new Database(file);
-    try {
-      const userId = await seeded(storage);
-      await threadReady(storage, userId);
+    await withAnotherConnection(async (storage, other, userId) => {
       other.prepare("UPDATE users SET plan = 'platino' WHERE id = ?").run(userId);
       const reads = storage.readTogether(() => sendReads(storage, userId));
       const failure: unknown = await reads.user.catch((error: unknown) => error);
@@ -166,10 +170,7 @@ describe('the embedded store’s reader thread (issue 14)', () => {
       expect((failure as Error).name).toBe('StoredRecordError');
       expect((failure as Error).message).toContain('a row of users (user-1) does not fit its record');
       expect((await reads.recent).length).toBe(6);
-    } finally {
-      other.close();
-      await storage.close();
-    }
+    });
   });
 
   it('waits for the reads it was asked before the store closes', async () => {
