@@ -112,7 +112,7 @@ export function openEmbeddedStorage({
     },
     close() {
       closing ??= (async () => {
-        // The reads asked of the thread are answered first; writes after it go nowhere.
+        // The reads already asked of the thread are answered before the connection closes.
         await reader?.close();
         if (!db.open) return;
         writes.flush();
