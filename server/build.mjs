@@ -1,5 +1,5 @@
 // Bundles the server (and the protocol package it imports as TypeScript source) into one ESM file,
-// plus the worker threads it starts (avatar processing, avatar forge, portraits, speech, voice analysis; src/lib/worker-thread.ts).
+// plus the worker threads it starts (avatar processing, avatar forge, portraits, speech, voice analysis, the embedded store’s reader and checkpoints; src/lib/worker-thread.ts).
 // Dependencies stay external: they are installed beside it.
 import { build } from 'esbuild';
 
@@ -11,6 +11,7 @@ await build({
     'portrait-worker': 'src/avatars/portrait/worker.ts',
     'speech-worker': 'src/engines/speech/speech-worker.ts',
     'reader-worker': 'src/storage/embedded/reader-worker.ts',
+    'checkpoint-worker': 'src/storage/embedded/checkpoint-worker.ts',
     'voice-analysis-worker': 'src/modules/voice-uploads/analysis-worker.ts',
   },
   outdir: 'dist',

@@ -51,7 +51,11 @@ interface Job {
 
 export function createGroupCommit(
   db: Database.Database,
-  options: { sync?: () => Promise<void> } = {},
+  options: {
+    sync?: () => Promise<void>;
+    /** After each group's commit (checkpointer.ts: is a checkpoint due?). */
+    committed?: () => void;
+  } = {},
 ): GroupCommit {
   let queue: Job[] = [];
   /** Whether a unit (`atomic`) is running: one inside it joins it. */
@@ -106,6 +110,7 @@ export function createGroupCommit(
         // The connection is unusable: the writes are rejected below all the same.
       }
     }
+    if (lost === null) options.committed?.();
     const settle = (unsynced: unknown, synced: boolean) =>
       group.forEach((job, i) => {
         if (job.synced !== synced) return;

@@ -1,6 +1,7 @@
 import Database from 'libsql';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Storage } from '../types.ts';
+import { CHECKPOINT_FRAMES, createCheckpointer } from './checkpointer.ts';
 import { createCustomAvatarRepository } from './custom-avatars.ts';
 import { createCustomVoiceRepository } from './custom-voices.ts';
 import { createGroupCommit } from './group-commit.ts';
@@ -56,10 +57,20 @@ export function openEmbeddedStorage({
 
   // Statements are prepared after migrating: they need the tables to exist.
   const select1 = prepare(db, 'SELECT 1 AS ok');
+  const walChanges = watchWalChanges(file);
+  // Checkpoints run on a thread of their own once the WAL grows (checkpointer.ts).
+  const checkpointer = walChanges
+    ? createCheckpointer(file, {
+        backlog: () => walChanges.backlog(),
+        autocheckpoint: (on) => db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`),
+      })
+    : null;
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
   const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
-  const writes = createGroupCommit(db, wal ? { sync: wal.sync } : {});
-  const walChanges = watchWalChanges(file);
+  const writes = createGroupCommit(db, {
+    ...(wal ? { sync: wal.sync } : {}),
+    ...(checkpointer ? { committed: () => checkpointer.committed() } : {}),
+  });
   // The statements a send's one write shares with the repositories (sends.ts).
   const rows = {
     usage: usageRows(db, writes.atomic),
@@ -114,6 +125,7 @@ export function openEmbeddedStorage({
       closing ??= (async () => {
         // The reads already asked of the thread are answered before the connection closes.
         await reader?.close();
+        await checkpointer?.close();
         if (!db.open) return;
         writes.flush();
         db.close();

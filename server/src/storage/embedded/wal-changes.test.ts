@@ -53,6 +53,35 @@ describe('watchWalChanges (issue 14)', () => {
     }
   });
 
+  it('counts the frames a checkpoint has not copied yet: as PRAGMA wal_checkpoint reports them', () => {
+    const file = join(directory, 'backlog.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const changes = watchWalChanges(file);
+    if (!changes) throw new Error('no -shm file to watch');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      expect(changes.backlog()).toBe(0);
+      for (let i = 0; i < 30; i++) insert.run('x'.repeat(3000));
+      const frames = changes.backlog();
+      expect(frames).toBeGreaterThanOrEqual(30);
+      const [outcome] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+      expect(outcome).toMatchObject({ log: frames, checkpointed: frames });
+      expect(changes.backlog()).toBe(0);
+      // The next commit starts the WAL again: its frames are the backlog.
+      insert.run('y');
+      expect(changes.backlog()).toBeGreaterThan(0);
+      expect(changes.backlog()).toBeLessThan(frames);
+    } finally {
+      changes.close();
+      db.close();
+    }
+    expect(changes.backlog()).toBe(0);
+  });
+
   it('has nothing to watch in memory: the caller asks the database every time', () => {
     expect(watchWalChanges(':memory:')).toBeNull();
   });

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 
 /**
  * Tells, without a query, whether anything may have been committed to a WAL-mode database since
@@ -18,10 +19,20 @@ import { closeSync, openSync, readSync } from 'node:fs';
  */
 export interface WalChanges {
   generation(): number;
+  /**
+   * Frames in the WAL not yet copied into the database (the header's `mxFrame` less the checkpoint
+   * record's `nBackfill`, §2.1–2.2: both native-endian 32-bit words, at bytes 16 and 96): what a
+   * checkpoint would copy now. 0 when the header cannot be read.
+   */
+  backlog(): number;
   close(): void;
 }
 
 const HEADER_BYTES = 48;
+/** The header's `mxFrame`, and the checkpoint record's `nBackfill` after the header's two copies. */
+const MX_FRAME = 16;
+const N_BACKFILL = 96;
+const native = endianness() === 'LE' ? 'readUInt32LE' : 'readUInt32BE';
 
 export function watchWalChanges(file: string): WalChanges | null {
   if (file === ':memory:') return null;
@@ -34,8 +45,17 @@ export function watchWalChanges(file: string): WalChanges | null {
   }
   const seen = Buffer.alloc(HEADER_BYTES);
   const now = Buffer.alloc(HEADER_BYTES);
+  const counts = Buffer.alloc(N_BACKFILL + 4);
   let generation = 0;
   return {
+    backlog() {
+      try {
+        if (fd === null || readSync(fd, counts, 0, counts.length, 0) !== counts.length) return 0;
+      } catch {
+        return 0;
+      }
+      return Math.max(0, counts[native](MX_FRAME) - counts[native](N_BACKFILL));
+    },
     generation() {
       try {
         if (fd === null || readSync(fd, now, 0, HEADER_BYTES, 0) !== HEADER_BYTES) return ++generation;

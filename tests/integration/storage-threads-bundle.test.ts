@@ -5,25 +5,31 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStorage } from '../../server/src/storage/embedded/index.ts';
+import type {
+  CheckpointerMessage,
+  CheckpointRequest,
+} from '../../server/src/storage/embedded/checkpointer.ts';
 import type { ReadBatch, ReaderMessage } from '../../server/src/storage/embedded/reader.ts';
 import { ensureServerBuilt } from '../fixtures/processes.ts';
 
 /**
- * The built server starts its reader thread (server/src/storage/embedded/reader.ts) from
- * `dist/reader-worker.js`: should the bundle miss it or fail to load, sends would silently be read
- * on the event loop again. This starts the bundle's worker as the server does and asks it a batch.
+ * The built server starts the embedded store's threads from its bundles: the reader
+ * (server/src/storage/embedded/reader.ts) from `dist/reader-worker.js`, the checkpoints
+ * (checkpointer.ts) from `dist/checkpoint-worker.js`. Should a bundle be missing or fail to load,
+ * the store would silently go back to doing that work on the event loop. This starts each as the
+ * server does and asks it for its work.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let directory: string;
 beforeAll(async () => {
   ensureServerBuilt();
-  directory = await mkdtemp(join(tmpdir(), 'alma-reader-bundle-'));
+  directory = await mkdtemp(join(tmpdir(), 'alma-storage-threads-'));
 }, 180_000);
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe('the bundled reader thread (issue 14)', () => {
+describe('the bundled storage threads (issue 14)', () => {
   it('starts from dist/reader-worker.js and answers a batch from the file', async () => {
     const file = join(directory, 'alma.db');
     const storage = openEmbeddedStorage({ file, readThread: false });
@@ -68,6 +74,48 @@ describe('the bundled reader thread (issue 14)', () => {
         false,
         { name: 'Error', message: 'the reader thread has no read users.remove' },
       ]);
+    } finally {
+      await worker.terminate();
+      await storage.close();
+    }
+  });
+
+  it('starts from dist/checkpoint-worker.js and checkpoints the file when asked', async () => {
+    const file = join(directory, 'checkpoints.db');
+    // A few commits into the WAL: too few for the store to checkpoint them, or to start its thread.
+    const storage = openEmbeddedStorage({ file, readThread: false });
+    for (let i = 0; i < 20; i++)
+      await storage.users.create({
+        id: `user-${i}`,
+        email: `ana${i}@example.com`,
+        name: 'Ana',
+        passwordHash: 'x'.repeat(1000),
+        plan: 'free',
+        role: 'user',
+        language: 'es',
+        theme: 'dark',
+        createdAt: '2026-12-01T08:00:00.000Z',
+      });
+    const worker = new Worker(join(root, 'server/dist/checkpoint-worker.js'), { workerData: { file } });
+    try {
+      const messages: CheckpointerMessage[] = [];
+      await new Promise<void>((resolve, reject) => {
+        worker.on('error', reject);
+        worker.on('message', (message: CheckpointerMessage) => {
+          messages.push(message);
+          if (message.kind === 'ready') worker.postMessage('checkpoint' satisfies CheckpointRequest);
+          else resolve();
+        });
+      });
+      expect(messages[0]).toStrictEqual({ kind: 'ready' });
+      expect(messages[1]).toMatchObject({ kind: 'checkpointed' });
+      const done = messages[1]?.kind === 'checkpointed' ? messages[1] : null;
+      expect(done?.log).toBeGreaterThanOrEqual(20);
+      expect(done?.checkpointed).toBe(done?.log);
+      // Asked to stop, it closes its connection and exits.
+      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+      worker.postMessage('stop' satisfies CheckpointRequest);
+      expect(await exited).toBe(0);
     } finally {
       await worker.terminate();
       await storage.close();
