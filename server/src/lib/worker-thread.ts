@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
@@ -21,4 +23,20 @@ export function startWorker(
   const tsxApi = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.source.href)}); });`;
   return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+}
+
+/**
+ * Called inside a worker thread: on Linux the thread runs `nice` (0–19) lower than the process,
+ * so that when the cores are all taken the scheduler gives the server's main thread its turn
+ * first. setpriority() on a thread id changes that thread alone (a Linux thread is a task of its
+ * own). Best effort: elsewhere, or refused, the thread runs at the process's priority.
+ */
+export function lowerThreadPriority(nice: number): void {
+  if (nice <= 0) return;
+  try {
+    const threadId = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
+    if (threadId > 0) setPriority(threadId, Math.min(19, getPriority(threadId) + nice));
+  } catch {
+    // no /proc (not Linux) or not allowed: the process's priority
+  }
 }

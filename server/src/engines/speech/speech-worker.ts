@@ -1,7 +1,6 @@
 import type { Language } from '@alma/protocol';
-import { readFileSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../lib/worker-thread.ts';
 import { createBuiltinSynthesizer } from './builtin.ts';
 import { WARM_UP_VOICES, warmUpOrder } from './corpus.ts';
 import type { SynthesisResult, VoiceParams } from './types.ts';
@@ -36,23 +35,9 @@ export interface SpeechWorkerData {
 }
 const { idleWarmUpClauses, nice } = (workerData ?? { idleWarmUpClauses: 0, nice: 0 }) as SpeechWorkerData;
 
-/**
- * The event loop before speech (S-9): on Linux this thread runs at a lower priority than the
- * server's main thread, so when the cores are all taken the scheduler gives the text, the acks
- * and the pings their turn first; speech still has every core nobody else wants. setpriority()
- * on a thread id changes that thread alone (a Linux thread is a task of its own). Best effort:
- * elsewhere, or refused, the worker runs at the process's priority.
- */
-function lowerPriority(): void {
-  if (nice <= 0) return;
-  try {
-    const threadId = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
-    if (threadId > 0) setPriority(threadId, Math.min(19, getPriority(threadId) + nice));
-  } catch {
-    // no /proc (not Linux) or not allowed: the process's priority
-  }
-}
-lowerPriority();
+// The event loop before speech (S-9): when the cores are all taken, the scheduler gives the text,
+// the acks and the pings their turn first; speech still has every core nobody else wants.
+lowerThreadPriority(nice);
 
 const synthesizer = createBuiltinSynthesizer();
 const never = new AbortController().signal;

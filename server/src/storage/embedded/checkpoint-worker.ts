@@ -1,6 +1,7 @@
 import Database from 'libsql';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CheckpointerMessage, CheckpointRequest } from './checkpointer.ts';
+import { lowerThreadPriority } from '../../lib/worker-thread.ts';
+import { CHECKPOINT_NICE, type CheckpointerMessage, type CheckpointRequest } from './checkpointer.ts';
 
 /**
  * The checkpoint thread (checkpointer.ts): a connection of its own to the store's file, already
@@ -10,6 +11,8 @@ const { file } = workerData as { file: string };
 const port = parentPort;
 if (!port) throw new Error('checkpoint-worker.ts runs as a worker thread');
 
+// Copying the WAL can wait: the event loop and speech go first when the cores are all taken.
+lowerThreadPriority(CHECKPOINT_NICE);
 const db = new Database(file);
 
 port.on('message', (request: CheckpointRequest) => {

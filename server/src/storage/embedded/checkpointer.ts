@@ -30,6 +30,9 @@ export interface Checkpointer {
 /** SQLite's default `wal_autocheckpoint`: a checkpoint once this many frames are not yet copied. */
 export const CHECKPOINT_FRAMES = 1000;
 
+/** How much nicer than the process the thread runs: below the speech workers (5), which speak now. */
+export const CHECKPOINT_NICE = 10;
+
 /** What the main thread asks; what the thread answers. */
 export type CheckpointRequest = 'checkpoint' | 'stop';
 export type CheckpointerMessage =
