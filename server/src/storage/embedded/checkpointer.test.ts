@@ -143,74 +143,84 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
     }
   });
 
-  it('checkpoints a store’s WAL as its messages are written, and closes with the store', async () => {
-    const file = nextFile();
-    const storage = openEmbeddedStorage({ file, readThread: false });
-    const now = '2026-12-01T08:00:00.000Z';
-    await storage.users.create({
-      id: 'user-1',
-      email: 'ana@example.com',
-      name: 'Ana',
-      passwordHash: 'x',
-      plan: 'free',
-      role: 'user',
-      language: 'es',
-      theme: 'dark',
-      createdAt: now,
-    });
-    await storage.sessions.create({
-      sessionId: 'session-1',
-      userId: 'user-1',
-      title: 'Charla',
-      personality: 'default',
-      createdAt: now,
-      updatedAt: now,
-    });
-    const wal = watchWalChanges(file) as WalChanges;
-    let written = 0;
-    let sawCheckpoint = false;
-    let last = 0;
-    const until = Date.now() + 20_000;
-    // Messages of ~2 KB in groups of 20 until the thread has checkpointed twice (the backlog fell).
-    for (let checkpoints = 0; checkpoints < 2;) {
-      if (Date.now() > until) throw new Error('no checkpoint');
-      await Promise.all(
-        Array.from({ length: 20 }, () =>
-          storage.messages.insert({
-            _id: `m-${String(++written).padStart(6, '0')}`,
-            sessionId: 'session-1',
-            userId: 'user-1',
-            role: 'user',
-            content: row,
-            createdAt: new Date(Date.parse(now) + written).toISOString(),
-            clientMessageId: null,
-            replyTo: null,
-            emotion: null,
-            emotionAnalysis: null,
-            language: 'es',
-            userLanguage: 'es',
-            personality: null,
-            audioUrl: null,
-            isComplete: true,
-          }),
-        ),
-      );
-      await turn();
-      const backlog = wal.backlog();
-      if (backlog < last) {
-        checkpoints++;
-        sawCheckpoint = true;
+  it.each([
+    [true, 1],
+    [false, 0],
+  ])(
+    'checkpoints a store’s WAL as its messages are written, and closes with the store (checkpointThread %s)',
+    async (checkpointThread, threads) => {
+      const file = nextFile();
+      const nicer = threadsNicer(CHECKPOINT_NICE);
+      const storage = openEmbeddedStorage({ file, readThread: false, checkpointThread });
+      const now = '2026-12-01T08:00:00.000Z';
+      await storage.users.create({
+        id: 'user-1',
+        email: 'ana@example.com',
+        name: 'Ana',
+        passwordHash: 'x',
+        plan: 'free',
+        role: 'user',
+        language: 'es',
+        theme: 'dark',
+        createdAt: now,
+      });
+      await storage.sessions.create({
+        sessionId: 'session-1',
+        userId: 'user-1',
+        title: 'Charla',
+        personality: 'default',
+        createdAt: now,
+        updatedAt: now,
+      });
+      const wal = watchWalChanges(file) as WalChanges;
+      let written = 0;
+      let last = 0;
+      const until = Date.now() + 20_000;
+      // Messages of ~2 KB in groups of 20 until the WAL has been checkpointed twice (its backlog
+      // fell) since the store's thread (if it has one) started.
+      const started = () => threadsNicer(CHECKPOINT_NICE) - nicer >= threads;
+      for (let checkpoints = 0; checkpoints < 2;) {
+        if (Date.now() > until) throw new Error('no checkpoint');
+        await Promise.all(
+          Array.from({ length: 20 }, () =>
+            storage.messages.insert({
+              _id: `m-${String(++written).padStart(6, '0')}`,
+              sessionId: 'session-1',
+              userId: 'user-1',
+              role: 'user',
+              content: row,
+              createdAt: new Date(Date.parse(now) + written).toISOString(),
+              clientMessageId: null,
+              replyTo: null,
+              emotion: null,
+              emotionAnalysis: null,
+              language: 'es',
+              userLanguage: 'es',
+              personality: null,
+              audioUrl: null,
+              isComplete: true,
+            }),
+          ),
+        );
+        await turn();
+        const backlog = wal.backlog();
+        if (backlog < last && started()) checkpoints++;
+        last = backlog;
       }
-      last = backlog;
-    }
-    wal.close();
-    expect(sawCheckpoint).toBe(true);
-    await storage.close();
-    const reopened = openEmbeddedStorage({ file, readThread: false });
-    try {
-      expect(await reopened.messages.countByUser('user-1')).toBe(written);
-    } finally {
-      await reopened.close();
-    }
-  });
+      wal.close();
+      // By the store's thread, or (without one) by its main connection.
+      expect(threadsNicer(CHECKPOINT_NICE) - nicer).toBe(threads);
+      await storage.close();
+      // Closing the store stopped its thread.
+      while (threadsNicer(CHECKPOINT_NICE) > nicer && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(threadsNicer(CHECKPOINT_NICE)).toBe(nicer);
+      const reopened = openEmbeddedStorage({ file, readThread: false });
+      try {
+        expect(await reopened.messages.countByUser('user-1')).toBe(written);
+      } finally {
+        await reopened.close();
+      }
+    },
+  );
 });

@@ -33,10 +33,13 @@ const BUSY_TIMEOUT_MS = 5000;
 export function openEmbeddedStorage({
   file,
   readThread,
+  checkpointThread,
 }: {
   file: string;
   /** Whether a send's reads are answered by a reader thread (reader.ts); default: for a file. */
   readThread?: boolean;
+  /** Whether a thread runs the WAL's checkpoints (checkpointer.ts); default: for a file. */
+  checkpointThread?: boolean;
 }): Storage {
   const db = new Database(file);
   try {
@@ -59,12 +62,13 @@ export function openEmbeddedStorage({
   const select1 = prepare(db, 'SELECT 1 AS ok');
   const walChanges = watchWalChanges(file);
   // Checkpoints run on a thread of their own once the WAL grows (checkpointer.ts).
-  const checkpointer = walChanges
-    ? createCheckpointer(file, {
-        backlog: () => walChanges.backlog(),
-        autocheckpoint: (on) => db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`),
-      })
-    : null;
+  const checkpointer =
+    walChanges && checkpointThread !== false
+      ? createCheckpointer(file, {
+          backlog: () => walChanges.backlog(),
+          autocheckpoint: (on) => db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`),
+        })
+      : null;
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
   const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
   const writes = createGroupCommit(db, {
