@@ -2,7 +2,7 @@ import type { Capability } from '@alma/protocol';
 import { buildApp, type AppDeps } from './app.ts';
 import { formatCapabilities } from './modules/health/capabilities.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openStorage } from './storage/index.ts';
+import { openStorage, type ThreadStopped } from './storage/index.ts';
 
 export interface RunningServer {
   url: string;
@@ -20,12 +20,18 @@ export async function startServer(
   overrides: Pick<AppDeps, 'speech' | 'clock' | 'blobs' | 'engine'> = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env);
+  // A store thread that stops is logged; the store goes on without it (storage/embedded/index.ts).
+  let threadStopped: ThreadStopped = (thread, error) =>
+    console.error(`storage ${thread} thread stopped:`, error);
   const storage = await openStorage({
     mongodbUri: config.mongodbUri,
     mongodbDbName: config.mongodbDb,
     dataDir: config.dataDir,
+    onThreadStopped: (thread, error) => threadStopped(thread, error),
   });
   const { app, health, startEngines } = await buildApp({ config, storage, ...overrides });
+  threadStopped = (thread, err) =>
+    app.log.warn({ err, thread }, `storage ${thread} thread stopped: its work goes on on the main thread`);
   try {
     // Ready before reachable (SPEC.md S-12): /health answers once the speech workers are warm.
     await startEngines();

@@ -34,6 +34,7 @@ function mainConnection(file: string, entry?: { source: URL; bundle: string }) {
   const wal = watchWalChanges(file) as WalChanges;
   const switched: boolean[] = [];
   const checkpoints: { log: number; checkpointed: number }[] = [];
+  const stopped: string[] = [];
   const checkpointer = createCheckpointer(
     file,
     {
@@ -43,6 +44,7 @@ function mainConnection(file: string, entry?: { source: URL; bundle: string }) {
         db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`);
       },
       onCheckpoint: (outcome) => checkpoints.push(outcome),
+      stopped: (error) => stopped.push(error.message),
     },
     entry,
   );
@@ -60,7 +62,18 @@ function mainConnection(file: string, entry?: { source: URL; bundle: string }) {
   const autocheckpoint = () =>
     (db.prepare('PRAGMA wal_autocheckpoint').get({}) as { wal_autocheckpoint: number }).wal_autocheckpoint;
   const count = () => db.prepare('SELECT count(*) AS n FROM t').get({}) as { n: number };
-  return { db, wal, switched, checkpoints, checkpointer, commit, autocheckpoint, count, rows: () => rows };
+  return {
+    db,
+    wal,
+    switched,
+    checkpoints,
+    stopped,
+    checkpointer,
+    commit,
+    autocheckpoint,
+    count,
+    rows: () => rows,
+  };
 }
 
 /** This process's threads (Linux tasks) running `nice` below its main thread. */
@@ -104,6 +117,9 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
       await main.commit();
       expect(main.wal.backlog()).toBeLessThan(CHECKPOINT_FRAMES);
       expect(main.count().n).toBe(main.rows());
+      // A thread stopped by closing is not reported as stopped.
+      await main.checkpointer.close();
+      expect(main.stopped).toStrictEqual([]);
     } finally {
       await main.checkpointer.close();
       main.db.close();
@@ -124,24 +140,30 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
   });
 
   it.each([
-    ['dies', './checkpoint-exits.fixture.ts'],
-    ['fails a checkpoint', './checkpoint-fails.fixture.ts'],
-  ])('gives the checkpoints back to the main connection when its thread %s', async (_, fixture) => {
-    const main = mainConnection(nextFile(), { source: new URL(fixture, import.meta.url), bundle: 'none' });
-    try {
-      await commitUntil(main, () => main.switched.length >= 2);
-      expect(main.switched).toStrictEqual([false, true]);
-      expect(main.autocheckpoint()).toBe(CHECKPOINT_FRAMES);
-      // The main connection's own checkpoints keep the WAL bounded from then on.
-      const from = main.rows();
-      await commitUntil(main, () => main.rows() - from >= 2 * CHECKPOINT_FRAMES);
-      expect(main.wal.backlog()).toBeLessThan(CHECKPOINT_FRAMES);
-      expect(main.checkpoints).toStrictEqual([]);
-    } finally {
-      await main.checkpointer.close();
-      main.db.close();
-    }
-  });
+    ['dies', './checkpoint-exits.fixture.ts', 'the checkpoint thread exited with code 3'],
+    ['fails a checkpoint', './checkpoint-fails.fixture.ts', 'a checkpoint failed: disk I/O error'],
+  ])(
+    'gives the checkpoints back to the main connection and says why when its thread %s',
+    async (_, fixture, why) => {
+      const main = mainConnection(nextFile(), { source: new URL(fixture, import.meta.url), bundle: 'none' });
+      try {
+        await commitUntil(main, () => main.switched.length >= 2);
+        expect(main.switched).toStrictEqual([false, true]);
+        expect(main.autocheckpoint()).toBe(CHECKPOINT_FRAMES);
+        // Said once, for the log (server.ts), however the thread ended after it.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(main.stopped).toStrictEqual([why]);
+        // The main connection's own checkpoints keep the WAL bounded from then on.
+        const from = main.rows();
+        await commitUntil(main, () => main.rows() - from >= 2 * CHECKPOINT_FRAMES);
+        expect(main.wal.backlog()).toBeLessThan(CHECKPOINT_FRAMES);
+        expect(main.checkpoints).toStrictEqual([]);
+      } finally {
+        await main.checkpointer.close();
+        main.db.close();
+      }
+    },
+  );
 
   it.each([
     [true, 1],
@@ -151,7 +173,13 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
     async (checkpointThread, threads) => {
       const file = nextFile();
       const nicer = threadsNicer(CHECKPOINT_NICE);
-      const storage = openEmbeddedStorage({ file, readThread: false, checkpointThread });
+      const stopped: string[] = [];
+      const storage = openEmbeddedStorage({
+        file,
+        readThread: false,
+        checkpointThread,
+        onThreadStopped: (thread, error) => stopped.push(`${thread}: ${error.message}`),
+      });
       const now = '2026-12-01T08:00:00.000Z';
       await storage.users.create({
         id: 'user-1',
@@ -215,6 +243,8 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
       while (threadsNicer(CHECKPOINT_NICE) > nicer && Date.now() < until)
         await new Promise((resolve) => setTimeout(resolve, 20));
       expect(threadsNicer(CHECKPOINT_NICE)).toBe(nicer);
+      // …and is not taken for a thread that stopped.
+      expect(stopped).toStrictEqual([]);
       const reopened = openEmbeddedStorage({ file, readThread: false });
       try {
         expect(await reopened.messages.countByUser('user-1')).toBe(written);

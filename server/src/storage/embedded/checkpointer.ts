@@ -55,6 +55,8 @@ export function createCheckpointer(
     autocheckpoint: (on: boolean) => void;
     /** Each checkpoint the thread ran (tests). */
     onCheckpoint?: (outcome: { log: number; checkpointed: number }) => void;
+    /** Told once, should the thread die or fail a checkpoint before the store closes (logged). */
+    stopped?: (error: Error) => void;
   },
   entry: { source: URL; bundle: string } = CHECKPOINT_WORKER,
 ): Checkpointer {
@@ -62,13 +64,14 @@ export function createCheckpointer(
   let state: 'idle' | 'starting' | 'ready' | 'gone' = 'idle';
   let asked = false;
 
-  function gone(): void {
+  function gone(error: Error): void {
     if (state === 'gone') return;
     const checkpointing = state === 'ready';
     state = 'gone';
     worker = null;
     // The main connection takes its checkpoints back (it gave them up only once the thread was ready).
     if (checkpointing) main.autocheckpoint(true);
+    main.stopped?.(error);
   }
 
   function start(): void {
@@ -87,12 +90,12 @@ export function createCheckpointer(
         main.onCheckpoint?.(message);
       } else {
         // A checkpoint that failed (an I/O error): the main connection checkpoints from now on.
-        gone();
+        gone(new Error(`a checkpoint failed: ${message.message}`));
         void started.terminate();
       }
     });
     started.on('error', gone);
-    started.on('exit', gone);
+    started.on('exit', (code) => gone(new Error(`the checkpoint thread exited with code ${code}`)));
   }
 
   function committed(): void {

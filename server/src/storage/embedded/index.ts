@@ -19,6 +19,9 @@ import { watchWalChanges } from './wal-changes.ts';
 import { createUsageRepository, usageRows } from './usage.ts';
 import { createUserRepository } from './users.ts';
 
+/** A store thread that stopped before its store closed, and why. */
+export type ThreadStopped = (thread: 'reader' | 'checkpoint', error: Error) => void;
+
 type Routable = (...args: unknown[]) => Promise<unknown>;
 
 /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
@@ -34,12 +37,18 @@ export function openEmbeddedStorage({
   file,
   readThread,
   checkpointThread,
+  onThreadStopped,
 }: {
   file: string;
   /** Whether a send's reads are answered by a reader thread (reader.ts); default: for a file. */
   readThread?: boolean;
   /** Whether a thread runs the WAL's checkpoints (checkpointer.ts); default: for a file. */
   checkpointThread?: boolean;
+  /**
+   * Told should the reader or checkpoint thread stop before the store closes: its work goes on,
+   * on the main thread (the server logs it).
+   */
+  onThreadStopped?: ThreadStopped;
 }): Storage {
   const db = new Database(file);
   try {
@@ -67,6 +76,7 @@ export function openEmbeddedStorage({
       ? createCheckpointer(file, {
           backlog: () => walChanges.backlog(),
           autocheckpoint: (on) => db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`),
+          ...(onThreadStopped ? { stopped: (error: Error) => onThreadStopped('checkpoint', error) } : {}),
         })
       : null;
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
@@ -87,7 +97,10 @@ export function openEmbeddedStorage({
   const usage = createUsageRepository(rows.usage, writes);
   // A send's reads, answered off the event loop (reader.ts); a database in memory has no file
   // another connection could open.
-  const reader = (readThread ?? file !== ':memory:') ? createReadThread(file) : null;
+  const reader =
+    (readThread ?? file !== ':memory:')
+      ? createReadThread(file, undefined, onThreadStopped && ((error) => onThreadStopped('reader', error)))
+      : null;
   if (reader) {
     const repositories = { users, sessions, messages, usage };
     for (const [repo, methods] of Object.entries(ROUTED_READS)) {

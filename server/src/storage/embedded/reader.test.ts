@@ -174,13 +174,19 @@ describe('the embedded store’s reader thread (issue 14)', () => {
   });
 
   it('waits for the reads it was asked before the store closes', async () => {
-    const storage = openEmbeddedStorage({ file: nextFile() });
+    const stopped: string[] = [];
+    const storage = openEmbeddedStorage({
+      file: nextFile(),
+      onThreadStopped: (thread, error) => stopped.push(`${thread}: ${error.message}`),
+    });
     const userId = await seeded(storage);
     await threadReady(storage, userId);
     const reads = storage.readTogether(() => sendReads(storage, userId));
     await storage.close();
     expect((await reads.recent).length).toBe(6);
     expect((await reads.user)?.name).toBe('Ana');
+    // A thread stopped by closing the store is not reported as stopped.
+    expect(stopped).toStrictEqual([]);
   });
 
   it('reads again on the main thread what a thread that died was asked, and everything after', async () => {
@@ -188,10 +194,12 @@ describe('the embedded store’s reader thread (issue 14)', () => {
     const storage = openEmbeddedStorage({ file, readThread: false });
     try {
       const userId = await seeded(storage);
-      const thread = createReadThread(file, {
-        source: new URL('./reader-exits.fixture.ts', import.meta.url),
-        bundle: 'unused.js',
-      });
+      const stopped: string[] = [];
+      const thread = createReadThread(
+        file,
+        { source: new URL('./reader-exits.fixture.ts', import.meta.url), bundle: 'unused.js' },
+        (error) => stopped.push(error.message),
+      );
       const findById = thread.route('users', 'findById', storage.users.findById);
       const onMain = <T>(reads: () => T) => reads();
       const until = Date.now() + 20_000;
@@ -205,6 +213,8 @@ describe('the embedded store’s reader thread (issue 14)', () => {
       const after = thread.together(() => findById(userId), onMain);
       expect(await answeredLater(after)).toBe(false);
       expect((await after)?.name).toBe('Ana');
+      // Said once, for the log (server.ts).
+      expect(stopped).toStrictEqual(['the reader thread exited with code 3']);
       await thread.close();
     } finally {
       await storage.close();

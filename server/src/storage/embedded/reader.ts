@@ -74,6 +74,8 @@ interface Asked {
 export function createReadThread(
   file: string,
   entry: { source: URL; bundle: string } = READER_WORKER,
+  /** Told once, should the thread die before the store closes (logged). */
+  stopped?: (error: Error) => void,
 ): ReadThread {
   let worker: Worker | null = null;
   let state: 'idle' | 'starting' | 'ready' | 'gone' = 'idle';
@@ -84,9 +86,10 @@ export function createReadThread(
 
   const settleAgain = (asked: Asked) => asked.again().then(asked.resolve, asked.reject);
 
-  function gone(): void {
+  function gone(error: Error): void {
     if (state === 'gone') return;
     state = 'gone';
+    stopped?.(error);
     const left = [...waiting.values()].flat();
     waiting.clear();
     for (const asked of left) void settleAgain(asked);
@@ -116,7 +119,7 @@ export function createReadThread(
       if (waiting.size === 0) drained?.();
     });
     started.on('error', gone);
-    started.on('exit', gone);
+    started.on('exit', (code) => gone(new Error(`the reader thread exited with code ${code}`)));
   }
 
   return {
