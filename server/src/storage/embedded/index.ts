@@ -76,7 +76,7 @@ export function openEmbeddedStorage({
       ? createCheckpointer(file, {
           backlog: () => walChanges.backlog(),
           autocheckpoint: (on) => db.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_FRAMES : 0}`),
-          ...(onThreadStopped ? { stopped: (error: Error) => onThreadStopped('checkpoint', error) } : {}),
+          stopped: (error) => onThreadStopped?.('checkpoint', error),
         })
       : null;
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
@@ -99,7 +99,7 @@ export function openEmbeddedStorage({
   // another connection could open.
   const reader =
     (readThread ?? file !== ':memory:')
-      ? createReadThread(file, undefined, onThreadStopped && ((error) => onThreadStopped('reader', error)))
+      ? createReadThread(file, undefined, (error) => onThreadStopped?.('reader', error))
       : null;
   if (reader) {
     const repositories = { users, sessions, messages, usage };
