@@ -1,4 +1,4 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -153,39 +153,57 @@ describe('the embedded store on a file', () => {
   afterAll(async () => rm(dir, { recursive: true, force: true }));
   afterEach(() => vi.restoreAllMocks());
 
-  it('acknowledges a write once the WAL file is synced through a FileHandle (the thread pool)', async () => {
-    const file = join(dir, 'alma.db');
-    const storage = openEmbeddedStorage({ file });
+  const newUser = (id: string) => ({
+    id,
+    email: `${id}@example.com`,
+    name: id,
+    passwordHash: '',
+    language: 'es' as const,
+    theme: 'dark' as const,
+    plan: 'free' as const,
+    role: 'user' as const,
+    createdAt: new Date().toISOString(),
+  });
 
-    // Every FileHandle shares one prototype: hold its datasync and see what waits for it.
-    const handle = await open(join(dir, 'probe'), 'w');
-    const proto = Object.getPrototypeOf(handle) as { datasync: () => Promise<void> };
-    await handle.close();
+  it('acknowledges a write once the WAL file is synced: on the loop while the disk is fast', async () => {
+    const order: string[] = [];
+    const storage = openEmbeddedStorage({
+      file: join(dir, 'fast.db'),
+      walSync: { syncHere: () => void order.push('synced') },
+    });
+    const created = storage.users.create(newUser('user-1')).then(() => order.push('acknowledged'));
+    const other = storage.users.create(newUser('user-2')).then(() => order.push('acknowledged'));
+    await Promise.all([created, other]);
+    // One group, one sync, before either is acknowledged.
+    expect(order).toEqual(['synced', 'acknowledged', 'acknowledged']);
+    await storage.close();
+  });
+
+  it('acknowledges a write once the WAL file is synced: on the thread pool once the disk is slow', async () => {
+    let clock = 0;
     const gate = deferred();
-    const synced: string[] = [];
-    const real = proto.datasync;
-    vi.spyOn(proto, 'datasync').mockImplementation(async function (this: { fd: number }) {
-      await gate.promise;
-      synced.push('wal');
-      return real.call(this);
+    const pool: number[] = [];
+    const storage = openEmbeddedStorage({
+      file: join(dir, 'slow.db'),
+      walSync: {
+        now: () => clock,
+        syncHere: () => void (clock += 50),
+        syncOnPool: async (handle) => {
+          await gate.promise;
+          pool.push(handle.fd);
+          await handle.datasync();
+        },
+      },
     });
+    await storage.users.create(newUser('user-1')); // synced on the loop, in 50 ms
+    expect(pool).toEqual([]);
 
-    const created = storage.users.create({
-      id: 'user-1',
-      email: 'one@example.com',
-      name: 'One',
-      passwordHash: '',
-      language: 'es',
-      theme: 'dark',
-      plan: 'free',
-      role: 'user',
-      createdAt: new Date().toISOString(),
-    });
+    const created = storage.users.create(newUser('user-2'));
     expect(await settled(created)).toBe(false);
-    expect(await storage.users.findById('user-1')).not.toBeNull();
+    expect(await storage.users.findById('user-2')).not.toBeNull(); // committed, not yet durable
     gate.resolve();
     await created;
-    expect(synced).toEqual(['wal']);
+    expect(pool).toHaveLength(1);
     await storage.close();
   });
 });

@@ -13,10 +13,11 @@ import type { WriteOptions } from '../types.ts';
  * the others commit. Should the group's transaction itself fail (disk full, I/O error), every
  * write of the group rejects and nothing of it is acknowledged.
  *
- * The fsync itself runs off the event loop when a `sync` is given (index.ts: the connection at
+ * The fsync is separate from the commit when a `sync` is given (index.ts: the connection at
  * `synchronous = NORMAL`, whose COMMIT writes the WAL without syncing it, and `sync` syncs the WAL
- * file on libuv's thread pool): a commit no longer holds the loop for the disk — measured under
- * load, 10–100 ms per commit, each delaying every reply's text. A group is acknowledged only once
+ * file, wal-sync.ts: on the loop while the disk is fast, else on libuv's thread pool): a commit
+ * never holds the loop for a slow disk — measured under load with FULL, 10–100 ms per commit,
+ * each delaying every reply's text. A group is acknowledged only once
  * its sync has finished; a sync that fails rejects the group's writes (committed, but not known
  * to be durable).
  *
@@ -141,8 +142,8 @@ export function createGroupCommit(
         queue.push({ work, synced, resolve: resolve as (value: unknown) => void, reject });
       });
     },
-    // The sync syncs the whole WAL, every commit before it included (index.ts's walSync starts a
-    // new one after any sync already running, so a commit made during it is covered too).
+    // The sync syncs the whole WAL, every commit before it included (wal-sync.ts starts a new one
+    // after any sync already running, so a commit made during it is covered too).
     synced: () => options.sync?.() ?? Promise.resolve(),
     atomic,
     flush,

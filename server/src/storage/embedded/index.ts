@@ -1,5 +1,4 @@
 import Database from 'libsql';
-import { open, type FileHandle } from 'node:fs/promises';
 import type { Storage } from '../types.ts';
 import { CHECKPOINT_FRAMES, createCheckpointer } from './checkpointer.ts';
 import { createCustomAvatarRepository } from './custom-avatars.ts';
@@ -16,6 +15,7 @@ import { createSessionRepository, sessionRows } from './sessions.ts';
 import { prepare } from './sql.ts';
 import { createReadThread, ROUTED_READS, type RoutedRepository } from './reader.ts';
 import { watchWalChanges } from './wal-changes.ts';
+import { createWalSync, type WalSyncOptions } from './wal-sync.ts';
 import { createUsageRepository, usageRows } from './usage.ts';
 import { createUserRepository } from './users.ts';
 
@@ -38,6 +38,7 @@ export function openEmbeddedStorage({
   readThread,
   checkpointThread,
   onThreadStopped,
+  walSync,
 }: {
   file: string;
   /** Whether a send's reads are answered by a reader thread (reader.ts); default: for a file. */
@@ -49,13 +50,15 @@ export function openEmbeddedStorage({
    * on the main thread (the server logs it).
    */
   onThreadStopped?: ThreadStopped;
+  /** Tests: how the WAL is synced and timed (wal-sync.ts). */
+  walSync?: Omit<WalSyncOptions, 'changes'>;
 }): Storage {
   const db = new Database(file);
   try {
     // WAL lets readers run beside the writer. A file's commits write the WAL without syncing it
-    // (NORMAL); its group is acknowledged once `walSync` has synced the WAL off the event loop, so
-    // an acknowledged write survives kill -9 and power loss as with FULL, without the loop waiting
-    // for the disk (group-commit.ts). In memory there is nothing to sync.
+    // (NORMAL); its group is acknowledged once wal-sync.ts has synced the WAL — on the loop while
+    // the disk is fast, else on libuv's thread pool — so an acknowledged write survives kill -9 and
+    // power loss as with FULL, one sync a group (group-commit.ts). In memory there is nothing to sync.
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${file === ':memory:' ? 'FULL' : 'NORMAL'}`);
     // Per connection in SQLite and off by default; the schema's ON DELETE CASCADE relies on it.
@@ -80,7 +83,14 @@ export function openEmbeddedStorage({
         })
       : null;
   // Writes of one event-loop turn share a transaction and its fsync (group-commit.ts).
-  const wal = file === ':memory:' ? null : walSync(`${file}-wal`);
+  const totalChanges = prepare(db, 'SELECT total_changes() AS n');
+  const wal =
+    file === ':memory:'
+      ? null
+      : createWalSync(`${file}-wal`, {
+          ...walSync,
+          changes: () => (totalChanges.get({}) as { n: number }).n,
+        });
   const writes = createGroupCommit(db, {
     ...(wal ? { sync: wal.sync } : {}),
     ...(checkpointer ? { committed: () => checkpointer.committed() } : {}),
@@ -150,49 +160,6 @@ export function openEmbeddedStorage({
         await wal?.close();
       })();
       return closing;
-    },
-  };
-}
-
-/**
- * fdatasync of the WAL file on libuv's thread pool. Commits that land while a sync runs share the
- * next one, which starts after it: each caller's commit is on disk when its promise resolves.
- */
-function walSync(path: string): { sync: () => Promise<void>; close: () => Promise<void> } {
-  let handle: Promise<FileHandle> | null = null;
-  let running: Promise<void> | null = null;
-  let next: Promise<void> | null = null;
-  const once = async () => {
-    // The WAL exists from the first commit on and stays while the connection is open.
-    const opening = (handle ??= open(path, 'r'));
-    try {
-      await (await opening).datasync();
-    } catch (error) {
-      // The next sync opens the file again.
-      if (handle === opening) handle = null;
-      void opening.then((h) => h.close()).catch(() => undefined);
-      throw error;
-    }
-  };
-  const sync = (): Promise<void> => {
-    if (!running) {
-      running = once().finally(() => (running = null));
-      return running;
-    }
-    next ??= running
-      .catch(() => undefined)
-      .then(() => {
-        next = null;
-        return sync();
-      });
-    return next;
-  };
-  return {
-    sync,
-    async close() {
-      await Promise.allSettled([running, next]);
-      await (await handle?.catch(() => null))?.close();
-      handle = null;
     },
   };
 }
