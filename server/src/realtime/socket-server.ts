@@ -27,6 +27,7 @@ import { fieldErrors } from '../lib/validation.ts';
 import type { RevocationEvent, SessionClaims } from '../modules/auth/revocation.ts';
 import { isAllowedOrigin } from '../plugins/security.ts';
 import { type Publisher, roomTargets, sessionRoom, userRoom } from './publisher.ts';
+import { corkTransportBatches } from './cork-batches.ts';
 import { createSocketRecorder } from './recorder.ts';
 
 export interface SocketData {
@@ -109,6 +110,8 @@ export function createSocketServer(
       callback(ok ? null : 'origin_not_allowed', ok);
     },
   });
+
+  corkTransportBatches(io);
 
   io.use((socket, next) => {
     const language = languageFromHeader(socket.handshake.headers['accept-language']);
