@@ -32,6 +32,8 @@ export class SpeechBusyError extends Error {
  * a DOMException made for each captured a stack trace nobody reads, on the event loop.
  */
 const ABORTED = new DOMException('aborted', 'AbortError');
+/** What a refused clause rejects with, made once for the same reason (S-10: most, at 200 at once). */
+const BUSY = new SpeechBusyError();
 
 export interface SynthesisPoolOptions {
   /** Worker threads; default: the machine's cores (SPEECH_WORKERS). */
@@ -250,7 +252,7 @@ export function createSynthesisPool(options: SynthesisPoolOptions = {}): Synthes
           // A later clause waits from when the clause before it is done (S-10): never before.
           queuedAt: request.after ? Number.POSITIVE_INFINITY : performance.now(),
           aborted: () => request.signal.aborted,
-          refuse: (reason) => reject(reason === 'busy' ? new SpeechBusyError() : ABORTED),
+          refuse: (reason) => reject(reason === 'busy' ? BUSY : ABORTED),
           resolve,
           reject,
         };

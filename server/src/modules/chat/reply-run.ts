@@ -147,16 +147,18 @@ function afterReady<T>({ iterator, first }: Begun<T>, ready: Promise<void>): Asy
   let started = false;
   return {
     [Symbol.asyncIterator]: () => ({
-      async next() {
+      // Not an async function: each piece after the first is the engine's own promise, handed on
+      // without a promise around it (two more microtask turns a piece, issue 14).
+      next() {
         if (started) return iterator.next();
         started = true;
-        try {
-          await ready;
-        } catch (error) {
-          void iterator.return?.()?.catch(() => undefined);
-          throw error;
-        }
-        return first;
+        return ready.then(
+          () => first,
+          (error: unknown) => {
+            void iterator.return?.()?.catch(() => undefined);
+            throw error;
+          },
+        );
       },
       return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value },
     }),
