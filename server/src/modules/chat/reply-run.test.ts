@@ -163,6 +163,54 @@ describe('C-5 the reply is stored as it streams', () => {
     expect(await storage.messages.findReplyTo(userId, sent.message._id)).toBeNull();
   });
 
+  it("the last write and the session's record wait for the disk once, together, before chat:reply", async () => {
+    let syncs = 0;
+    let sync = () => {};
+    let onDisk = Promise.resolve();
+    const lastWrites: (string | undefined)[] = [];
+    const watched: Storage = {
+      ...storage,
+      // The send's own wait for the disk passes at once; the reply's end is held.
+      synced: () => {
+        syncs += 1;
+        return onDisk;
+      },
+      messages: {
+        ...storage.messages,
+        updateReply: (userId, messageId, patch, options) => {
+          lastWrites.push(`messages ${String(options?.synced)}`);
+          return storage.messages.updateReply(userId, messageId, patch, options);
+        },
+      },
+      sessions: {
+        ...storage.sessions,
+        update: (userId, sessionId, patch, options) => {
+          if (patch.context) lastWrites.push(`session ${String(options?.synced)}`);
+          return storage.sessions.update(userId, sessionId, patch, options);
+        },
+      },
+    };
+    rebuild({ storage: watched });
+    engine.hold = true;
+    const sent = await chat.submit(userId, { message: 'Hola' });
+    const syncsBefore = syncs;
+    onDisk = new Promise<void>((resolve) => (sync = resolve));
+    engine.hold = false;
+    engine.step();
+    // Both committed without waiting for the disk (readable: the row is complete), then one sync.
+    await until(
+      async () => (await storage.messages.findReplyTo(userId, sent.message._id))?.isComplete === true,
+    );
+    await until(() => Promise.resolve(syncs > syncsBefore));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(lastWrites).toEqual(['messages false', 'session false']);
+    expect(syncs - syncsBefore).toBe(1);
+    expect(eventsOf('chat:reply')).toEqual([]);
+    sync();
+    expect(stored(await sent.reply.done).message).toMatchObject({ isComplete: true });
+    expect(eventsOf('chat:reply')).toHaveLength(1);
+  });
+
   it('rewrites the row at most every flush interval, not on every delta', async () => {
     const writes: string[] = [];
     const counting: Storage = {
@@ -191,8 +239,13 @@ describe('C-5 the reply is stored as it streams', () => {
     // waits for the disk resolves only once `syncDisk` is called.
     const [disk, syncDisk] = held();
     const waits: (boolean | undefined)[] = [];
+    let sentAlready = false;
     const slowDisk: Storage = {
       ...storage,
+      // The send's own wait for the disk passes at once; from then on the disk lags.
+      synced: async () => {
+        if (sentAlready) await disk;
+      },
       messages: {
         ...storage.messages,
         rewriteReply: async (userId, messageId, patch, options) => {
@@ -212,6 +265,7 @@ describe('C-5 the reply is stored as it streams', () => {
     rebuild({ replyFlushMs: 0, storage: slowDisk });
     engine.pieces = ['Uno ', 'dos ', 'tres ', 'cuatro.'];
     const sent = await chat.submit(userId, { message: 'Hola' });
+    sentAlready = true;
     // Every piece is rewritten into the row (a flush interval of 0) and leaves while the disk lags.
     await until(async () => eventsOf('chat:delta').length === 4);
     await until(
@@ -220,7 +274,8 @@ describe('C-5 the reply is stored as it streams', () => {
     expect(eventsOf('chat:reply')).toEqual([]);
     syncDisk();
     expect(stored(await sent.reply.done).message).toMatchObject({ content: 'Uno dos tres cuatro.' });
-    expect(waits).toEqual([false, false, false, false, undefined]);
+    // The last write too is committed without waiting; `chat:reply` waits for the disk after it.
+    expect(waits).toEqual([false, false, false, false, false]);
   });
 
   it('the stream does not wait for a rewrite to commit: the next words leave meanwhile', async () => {

@@ -49,6 +49,8 @@ export const REPLY_FLUSH_MS = 500;
  * the row itself and the last write wait for the disk.
  */
 const MID_STREAM: WriteOptions = { synced: false };
+/** A write that resolves once committed; `deps.synced()` then waits for the disk. */
+const COMMITTED: WriteOptions = { synced: false };
 
 /** What a stored exchange did to its session (C-11, C-12); null when the session is gone. */
 export interface RecordedExchange {
@@ -70,12 +72,15 @@ export interface ReplyRunDeps {
   speech: SpeechPipeline | null;
   /** Called once the reply's row is stored (the registry leases it: SPEC.md M-5). */
   leaseRow?: (replyId: string) => Promise<void>;
+  /** The store's `synced` (Storage.synced): the reply's last writes wait for the disk once, together. */
+  synced: () => Promise<void>;
   /** Updates the session's emotion, context and title after a stored reply. */
   recordExchange(
     userId: string,
     userMessage: Message,
     reply: Message,
     analysis: EmotionAnalysis,
+    options?: WriteOptions,
   ): Promise<RecordedExchange | null>;
 }
 
@@ -477,16 +482,25 @@ export class ReplyRun implements RunnableReply {
       speech && !speech.failed && this.deps.speech
         ? await this.deps.speech.store(replyId, speech.spoken, audioUntilMs)
         : null;
-    const message = await this.deps.messages.updateReply(userId, replyId, {
-      content: this.text,
-      isComplete: stopped === null,
-      emotion: emotionAnalysis.emotion,
-      emotionAnalysis,
-      gesture: this.gesture,
-      audioUrl,
-    });
+    // The last write (C-5) and the session's record of the exchange (C-11) are committed one
+    // after the other and wait for the disk once, together, before `chat:reply`: one sync a reply
+    // instead of two (issue 14: at 200 replies ending at once, each sync held the event loop).
+    const message = await this.deps.messages.updateReply(
+      userId,
+      replyId,
+      {
+        content: this.text,
+        isComplete: stopped === null,
+        emotion: emotionAnalysis.emotion,
+        emotionAnalysis,
+        gesture: this.gesture,
+        audioUrl,
+      },
+      COMMITTED,
+    );
     if (!message) return this.fail('not_found');
-    const recorded = await this.deps.recordExchange(userId, userMessage, message, emotionAnalysis);
+    const recorded = await this.deps.recordExchange(userId, userMessage, message, emotionAnalysis, COMMITTED);
+    await this.deps.synced();
     const sessionContext = recorded
       ? toSessionContext(userMessage.sessionId, recorded.context, recorded.dominant)
       : toSessionContext(userMessage.sessionId, state.context, state.session.dominantEmotion);

@@ -18,6 +18,7 @@ import type {
   SessionRecord,
   SessionRepository,
   SessionState,
+  WriteOptions,
 } from '../../storage/types.ts';
 import { autoTitle } from './auto-title.ts';
 import { animationIntentOf } from './chat-reply.ts';
@@ -232,6 +233,8 @@ export function createSessionsService(deps: SessionsServiceDeps) {
       userMessage: Message,
       reply: Message,
       analysis: EmotionAnalysis,
+      /** How the session's write waits (WriteOptions): by default until it is on disk. */
+      options?: WriteOptions,
     ): Promise<RecordedExchange | null> {
       const { sessionId } = userMessage;
       return replies.withSessionLock(sessionId, async () => {
@@ -246,13 +249,18 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         });
         const untitled = state.session.title === null && state.titleSource === null;
         const title = untitled ? autoTitle(userMessage.content, language, context.userName) : null;
-        const session = await sessions.update(userId, sessionId, {
-          updatedAt: now(),
-          context,
-          emotionScores: scores,
-          dominantEmotion: dominant,
-          ...(title ? { title, titleSource: 'auto' as const } : {}),
-        });
+        const session = await sessions.update(
+          userId,
+          sessionId,
+          {
+            updatedAt: now(),
+            context,
+            emotionScores: scores,
+            dominantEmotion: dominant,
+            ...(title ? { title, titleSource: 'auto' as const } : {}),
+          },
+          options,
+        );
         return session ? { session, context, dominant, renamed: title !== null } : null;
       });
     },

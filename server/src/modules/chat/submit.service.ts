@@ -172,6 +172,7 @@ export function createSubmitService(deps: SubmitServiceDeps) {
     speech: deps.speech ?? null,
     recordExchange: (...args) => chatSessions.recordExchange(...args),
     leaseRow: (replyId) => replies.leaseRow(replyId),
+    synced: deps.synced,
   };
 
   /**
