@@ -41,15 +41,14 @@ const HISTORY_WINDOW = 40;
 /** How often a streaming reply's row is rewritten with the text so far (SPEC.md C-5). */
 export const REPLY_FLUSH_MS = 500;
 /**
- * Such a rewrite is committed without waiting for the disk (C-5), and the stream does not wait for
- * it (issue 14): under load the wait for a sync of the store reached 120 ms (the sync itself is
- * ~1 ms: the rest is the busy event loop taking its completion), and a commit waits for the
- * event loop's next turn, 6–60 ms at 200 replies at once; every streaming reply's next words were
- * held behind either. Nothing is acknowledged on it, nor is the row read back (`rewriteReply`);
- * the row itself and the last write wait for the disk.
+ * A write that resolves once committed, without waiting for the disk. Such a rewrite (C-5) is
+ * not waited for by the stream either (issue 14): under load the wait for a sync of the store
+ * reached 120 ms (the sync itself is ~1 ms: the rest is the busy event loop taking its
+ * completion), and a commit waits for the event loop's next turn, 6–60 ms at 200 replies at once;
+ * every streaming reply's next words were held behind either. Nothing is acknowledged on it, nor
+ * is the row read back (`rewriteReply`). The row itself waits for the disk, and the last write
+ * with the session's record does once `deps.synced()` resolves (`finalise`).
  */
-const MID_STREAM: WriteOptions = { synced: false };
-/** A write that resolves once committed; `deps.synced()` then waits for the disk. */
 const COMMITTED: WriteOptions = { synced: false };
 
 /** What a stored exchange did to its session (C-11, C-12); null when the session is gone. */
@@ -391,7 +390,7 @@ export class ReplyRun implements RunnableReply {
                   emotionAnalysis: this.analysis,
                   gesture: this.gesture,
                 },
-                MID_STREAM,
+                COMMITTED,
               );
               rewrite.catch(() => undefined); // awaited at the next rewrite or the end
               flushedAt = performance.now();
