@@ -12,7 +12,12 @@ async function serve(cork: boolean) {
   if (cork) corkTransportBatches(io);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  const connected = new Promise<{ emitBurst: (n: number) => void; writes: () => number }>((resolve) =>
+  const connected = new Promise<{
+    emitBurst: (n: number) => void;
+    emitAcrossMicrotasks: (n: number) => Promise<void>;
+    writes: () => number;
+    disconnect: () => void;
+  }>((resolve) =>
     io.on('connection', (socket) => {
       const tcp = (socket.conn.transport as unknown as { socket: { _socket: NetSocket } }).socket._socket;
       let writes = 0;
@@ -32,7 +37,15 @@ async function serve(cork: boolean) {
         emitBurst: (n) => {
           for (let i = 0; i < n; i++) socket.emit('event', i);
         },
+        // As a send's events leave: one now, the rest after awaits that take no I/O (microtasks).
+        emitAcrossMicrotasks: async (n) => {
+          for (let i = 0; i < n; i++) {
+            socket.emit('event', i);
+            await Promise.resolve();
+          }
+        },
         writes: () => writes,
+        disconnect: () => void socket.disconnect(true),
       });
     }),
   );
@@ -70,11 +83,41 @@ describe('engine.io batches corked into one write', () => {
         }),
       );
       const before = s.writes();
-      // The first packet leaves at once; the four after it wait for that write, then leave as a batch.
+      // As engine.io writes them, the first packet leaves at once and the four after it wait for
+      // that write, each then written on its own; batched, the five leave at the end of the tick.
       s.emitBurst(5);
       await all;
       expect(received).toEqual([0, 1, 2, 3, 4]);
-      expect(s.writes() - before).toBe(cork ? 2 : 5);
+      expect(s.writes() - before).toBe(cork ? 1 : 5);
+    });
+
+    it(`${cork ? 'batched' : 'as engine.io writes them'}: packets queued across microtasks leave together`, async () => {
+      const s = await serve(cork);
+      close = s.close;
+      const received: number[] = [];
+      const all = new Promise<void>((resolve) =>
+        s.client.on('event', (i: number) => {
+          received.push(i);
+          if (received.length === 5) resolve();
+        }),
+      );
+      const before = s.writes();
+      await s.emitAcrossMicrotasks(5);
+      await all;
+      expect(received).toEqual([0, 1, 2, 3, 4]);
+      expect(s.writes() - before).toBe(cork ? 1 : 5);
     });
   }
+
+  it('a connection closed with packets waiting sends them before it closes', async () => {
+    const s = await serve(true);
+    close = s.close;
+    const received: number[] = [];
+    const closed = new Promise<void>((resolve) => s.client.once('disconnect', () => resolve()));
+    s.client.on('event', (i: number) => received.push(i));
+    s.emitBurst(3);
+    s.disconnect();
+    await closed;
+    expect(received).toEqual([0, 1, 2]);
+  });
 });

@@ -10,6 +10,8 @@ interface WebSocketTransport {
 
 interface EngineConnection {
   transport: WebSocketTransport;
+  /** Sends the buffered packets as one batch, if the transport can take them now. */
+  flush(): void;
   on(event: 'upgrade', listener: (transport: WebSocketTransport) => void): void;
 }
 
@@ -28,9 +30,33 @@ interface EngineConnection {
  */
 export function corkTransportBatches(io: Pick<Server, 'engine'>): void {
   io.engine.on('connection', (conn: EngineConnection) => {
+    flushOncePerTick(conn);
     corkBatches(conn.transport);
     conn.on('upgrade', corkBatches);
   });
+}
+
+/**
+ * engine.io flushes a connection's buffer at every packet it is given, so the first packet of a
+ * moment leaves alone and the rest wait for that write, then leave as a second batch: a send's
+ * `session:updated` in one write, its `usage:updated`, ack, `chat:typing` and first `chat:delta`
+ * in another. Flushing once at the end of the tick (`process.nextTick`, after the microtasks
+ * under way) lets every packet of the moment join one batch, one `writev`, and wakes the client
+ * once: at 200 sends at once, 200 writes instead of 400. Packets wait no longer than the code that
+ * queued them runs; order, send callbacks and closing (which waits for the flush's `drain`) are
+ * engine.io's own.
+ */
+function flushOncePerTick(conn: EngineConnection): void {
+  const flush = conn.flush.bind(conn);
+  let scheduled = false;
+  conn.flush = () => {
+    if (scheduled) return;
+    scheduled = true;
+    process.nextTick(() => {
+      scheduled = false;
+      flush();
+    });
+  };
 }
 
 function corkBatches(transport: WebSocketTransport): void {
