@@ -16,14 +16,13 @@ interface EngineConnection {
 }
 
 /**
- * Writes each batch engine.io gives a websocket in one `writev` (issue 14).
+ * Writes the packets of one moment on a connection in one `writev` (issue 14).
  *
- * A socket's packets that wait while its previous write is under way leave together, as one
- * batch (engine.io's `flush`), but the websocket transport hands `ws` one packet at a time and
- * `ws` writes each frame with a syscall of its own. The batches are the packets of one moment:
- * a message's announcements, its ack, the reply's `chat:typing` and first `chat:delta` (four
- * packets a send, when many send at once), a reply's end. Corking the TCP socket across the
- * batch makes it one write; a batch of one is left as it was.
+ * Two steps. Each connection's buffer is flushed once a tick (flushOncePerTick), so the packets
+ * of one moment — a message's announcements, its ack, the reply's `chat:typing` and first
+ * `chat:delta`, a reply's end — leave as one batch (engine.io's `flush`). The websocket transport
+ * hands `ws` one packet at a time and `ws` writes each frame with a syscall of its own; corking
+ * the TCP socket across the batch makes it one write; a batch of one is left as it was.
  *
  * Only a websocket transport whose socket can be corked is changed (a polling transport batches
  * into one HTTP response already); the transport a connection upgrades to is corked too.
