@@ -5,6 +5,8 @@ import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corkTransportBatches } from './cork-batches.ts';
 
+type Served = Awaited<ReturnType<typeof serve>>;
+
 /** A socket.io server and one websocket client; counts the writes the server's TCP socket makes. */
 async function serve(cork: boolean) {
   const http = createServer();
@@ -64,49 +66,38 @@ async function serve(cork: boolean) {
   };
 }
 
-describe('engine.io batches corked into one write', () => {
+describe("a moment's packets leave in one write", () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await close?.();
     close = undefined;
   });
 
+  // As engine.io writes them, the first packet leaves at once and the four after it wait for
+  // that write, each then written on its own; batched, the five leave at the end of the tick.
+  const ways = [
+    ['emitted in one go', (s: Served) => s.emitBurst(5)],
+    ['queued across microtasks', (s: Served) => s.emitAcrossMicrotasks(5)],
+  ] as const;
   for (const cork of [true, false]) {
-    it(`${cork ? 'corked' : 'as engine.io writes them'}: five packets of one moment arrive whole and in order`, async () => {
-      const s = await serve(cork);
-      close = s.close;
-      const received: number[] = [];
-      const all = new Promise<void>((resolve) =>
-        s.client.on('event', (i: number) => {
-          received.push(i);
-          if (received.length === 5) resolve();
-        }),
-      );
-      const before = s.writes();
-      // As engine.io writes them, the first packet leaves at once and the four after it wait for
-      // that write, each then written on its own; batched, the five leave at the end of the tick.
-      s.emitBurst(5);
-      await all;
-      expect(received).toEqual([0, 1, 2, 3, 4]);
-      expect(s.writes() - before).toBe(cork ? 1 : 5);
-    });
-
-    it(`${cork ? 'batched' : 'as engine.io writes them'}: packets queued across microtasks leave together`, async () => {
-      const s = await serve(cork);
-      close = s.close;
-      const received: number[] = [];
-      const all = new Promise<void>((resolve) =>
-        s.client.on('event', (i: number) => {
-          received.push(i);
-          if (received.length === 5) resolve();
-        }),
-      );
-      const before = s.writes();
-      await s.emitAcrossMicrotasks(5);
-      await all;
-      expect(received).toEqual([0, 1, 2, 3, 4]);
-      expect(s.writes() - before).toBe(cork ? 1 : 5);
-    });
+    for (const [way, emit] of ways) {
+      it(`${cork ? 'batched' : 'as engine.io writes them'}: five packets ${way} arrive whole and in order`, async () => {
+        const s = await serve(cork);
+        close = s.close;
+        const received: number[] = [];
+        const all = new Promise<void>((resolve) =>
+          s.client.on('event', (i: number) => {
+            received.push(i);
+            if (received.length === 5) resolve();
+          }),
+        );
+        const before = s.writes();
+        await emit(s);
+        await all;
+        expect(received).toEqual([0, 1, 2, 3, 4]);
+        expect(s.writes() - before).toBe(cork ? 1 : 5);
+      });
+    }
   }
 
   it('a connection closed with packets waiting sends them before it closes', async () => {
