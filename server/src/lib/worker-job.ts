@@ -105,17 +105,22 @@ export function createWorkerJobs<I, R, Progress = never>(options: {
         finish(() => reject(new JobFailure(code, message)), false);
       const onAbort = () => fail('cancelled', 'cancelled');
       const timer = setTimeout(() => fail('timeout', `the job took longer than ${timeoutMs} ms`), timeoutMs);
-      const meter = setInterval(() => {
+      /** Fails the job if it has used more CPU than its budget; true if it did. */
+      const overBudget = (): boolean => {
         const used = thread.cpuMs();
-        if (used === null || cpuBudgetMs === undefined) return; // not started yet, or no budget
-        if (used - cpuAtStart > cpuBudgetMs)
-          fail('too_complex', `used ${used - cpuAtStart} ms of CPU, over its budget of ${cpuBudgetMs} ms`);
-      }, CPU_POLL_MS);
+        if (used === null || cpuBudgetMs === undefined) return false; // not started yet, or no budget
+        if (used - cpuAtStart <= cpuBudgetMs) return false;
+        fail('too_complex', `used ${used - cpuAtStart} ms of CPU, over its budget of ${cpuBudgetMs} ms`);
+        return true;
+      };
+      const meter = setInterval(overBudget, CPU_POLL_MS);
       const onMessage = (message: WorkerJobMessage<R, Progress>) => {
         const known = message as WorkerJobMessage<R>;
         if (known.type === 'thread') return;
-        if (known.type === 'done') finish(() => resolve(known.result), true);
-        else if (known.type === 'error')
+        // The meter reads between polls; a job that ends between two is held to the same budget.
+        if (known.type === 'done') {
+          if (!overBudget()) finish(() => resolve(known.result), true);
+        } else if (known.type === 'error')
           finish(() => reject(new JobFailure(known.code, known.message, known.findings)), true);
         else onProgress?.(message as Progress);
       };
