@@ -121,6 +121,9 @@ export function createCheckpointer(
         return;
       }
       // The thread closes its connection before it exits; the main connection closes after it.
+      // Until then the thread holds the process: unreferenced, a process with nothing else to do
+      // would end while the close waits (a script awaiting it would exit with code 13).
+      stopping.ref();
       const exited = new Promise<void>((resolve) => stopping.once('exit', () => resolve()));
       stopping.postMessage('stop' satisfies CheckpointRequest);
       await exited;
