@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_FRAMES, CHECKPOINT_NICE, createCheckpointer } from './checkpointer.ts';
+import { testUser } from '../../test-support/embedded-store.ts';
 import { openEmbeddedStorage } from './index.ts';
 import { watchWalChanges, type WalChanges } from './wal-changes.ts';
 
@@ -181,17 +182,7 @@ describe('the embedded store’s checkpoint thread (issue 14)', () => {
         onThreadStopped: (thread, error) => stopped.push(`${thread}: ${error.message}`),
       });
       const now = '2026-12-01T08:00:00.000Z';
-      await storage.users.create({
-        id: 'user-1',
-        email: 'ana@example.com',
-        name: 'Ana',
-        passwordHash: 'x',
-        plan: 'free',
-        role: 'user',
-        language: 'es',
-        theme: 'dark',
-        createdAt: now,
-      });
+      await storage.users.create(testUser({ createdAt: now }));
       await storage.sessions.create({
         sessionId: 'session-1',
         userId: 'user-1',

@@ -1,10 +1,11 @@
 import Database from 'libsql';
 import { CHECKPOINT_FRAMES, createCheckpointer } from './checkpointer.ts';
+import { readerThreadReady, testUser } from '../../test-support/embedded-store.ts';
 import { openEmbeddedStorage } from './index.ts';
 import { watchWalChanges } from './wal-changes.ts';
 
 /**
- * Test fixture for checkpointer.test.ts and reader.test.ts: starts the checkpoint thread or the
+ * Test fixture for close-threads.test.ts: starts the checkpoint thread or the
  * reader thread, waits until it has taken over its work, then closes the store at the top level
  * with nothing else keeping the process alive, and prints `closed` once the close has resolved.
  * Usage: node --import tsx close-threads.fixture.ts <file> checkpoint|reader
@@ -46,29 +47,9 @@ if (thread === 'checkpoint') {
   wal.close();
 } else {
   const storage = openEmbeddedStorage({ file, checkpointThread: false });
-  const user = await storage.users.create({
-    id: 'user-1',
-    email: 'ana@example.com',
-    name: 'Ana',
-    passwordHash: 'x',
-    plan: 'free',
-    role: 'user',
-    language: 'es',
-    theme: 'dark',
-    createdAt: new Date(0).toISOString(),
-  });
-  // Reads asked together start the thread; once it answers them, a read is pending a turn later.
-  for (;;) {
-    if (Date.now() > deadline) throw new Error('the reader thread never answered');
-    let settled = false;
-    const read = storage.readTogether(() => storage.users.findById(user.id));
-    void read.then(() => (settled = true));
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-    const byThread = !settled;
-    await read;
-    if (byThread) break;
-    await pause(20);
-  }
+  const user = await storage.users.create(testUser());
+  // Reads asked together start the thread; it is ready once it answers them.
+  await readerThreadReady(storage, user.id, deadline - Date.now());
   await storage.close();
 }
 console.log('closed');

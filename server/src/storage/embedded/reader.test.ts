@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../types.ts';
 import { openEmbeddedStorage } from './index.ts';
+import { answeredLater, readerThreadReady, testUser } from '../../test-support/embedded-store.ts';
 import { createReadThread } from './reader.ts';
 
 /**
@@ -22,46 +23,10 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const ticks = async (n: number) => {
-  for (let i = 0; i < n; i++) await Promise.resolve();
-};
-
-/** Whether `read` is answered later than the main thread could: by the thread. */
-async function answeredLater<T>(read: Promise<T>): Promise<boolean> {
-  let settled = false;
-  read.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await ticks(5);
-  return !settled;
-}
-
-/** Asks reads together until the thread answers them (it starts on the first `together`). */
-async function threadReady(storage: Storage, userId: string): Promise<void> {
-  const until = Date.now() + 20_000;
-  while (Date.now() < until) {
-    const read = storage.readTogether(() => storage.users.findById(userId));
-    if (await answeredLater(read)) return void (await read);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the reader thread never answered');
-}
-
 const now = '2026-12-01T05:00:00.000Z';
 
 async function seeded(storage: Storage) {
-  const user = await storage.users.create({
-    id: 'user-1',
-    email: 'ana@example.com',
-    name: 'Ana',
-    passwordHash: 'x',
-    plan: 'free',
-    role: 'user',
-    language: 'es',
-    theme: 'dark',
-    createdAt: now,
-  });
+  const user = await storage.users.create(testUser({ createdAt: now }));
   await storage.sessions.create({
     sessionId: 'session-1',
     userId: user.id,
@@ -119,7 +84,7 @@ async function withAnotherConnection(
   const other = new Database(file);
   try {
     const userId = await seeded(storage);
-    await threadReady(storage, userId);
+    await readerThreadReady(storage, userId);
     await test(storage, other, userId);
   } finally {
     other.close();
@@ -132,7 +97,7 @@ describe('the embedded store’s reader thread (issue 14)', () => {
     const storage = openEmbeddedStorage({ file: nextFile() });
     try {
       const userId = await seeded(storage);
-      await threadReady(storage, userId);
+      await readerThreadReady(storage, userId);
       const reads = storage.readTogether(() => sendReads(storage, userId));
       expect(await answeredLater(reads.recent)).toBe(true);
       const fromThread = await settledAll(reads);
@@ -180,7 +145,7 @@ describe('the embedded store’s reader thread (issue 14)', () => {
       onThreadStopped: (thread, error) => stopped.push(`${thread}: ${error.message}`),
     });
     const userId = await seeded(storage);
-    await threadReady(storage, userId);
+    await readerThreadReady(storage, userId);
     const reads = storage.readTogether(() => sendReads(storage, userId));
     await storage.close();
     expect((await reads.recent).length).toBe(6);
