@@ -12,6 +12,7 @@ import { usagePeriod } from '../modules/plans/period.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import { openEmbeddedStorage } from '../storage/embedded/index.ts';
 import type { Storage } from '../storage/types.ts';
+import { testUser } from './embedded-store.ts';
 
 /**
  * The chat as app.ts composes it — reply registry, sessions, submit, reply runs — for the chat's
@@ -170,17 +171,7 @@ export async function until(condition: () => Promise<boolean>, timeoutMs = 2000)
 export function useChatHarness(): void {
   beforeEach(async () => {
     storage = openEmbeddedStorage({ file: ':memory:' });
-    await storage.users.create({
-      id: userId,
-      name: 'Lucía',
-      email: 'lucia@example.com',
-      passwordHash: 'x',
-      plan: 'free',
-      role: 'user',
-      language: 'es',
-      theme: 'dark',
-      createdAt: new Date(0).toISOString(),
-    });
+    await storage.users.create(testUser({ id: userId, name: 'Lucía', email: 'lucia@example.com' }));
     engine = scriptedEngine();
     published = [];
     chat = build();

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiskBlobStore } from '../../storage/blobs.ts';
 import { openEmbeddedStorage } from '../../storage/embedded/index.ts';
 import type { Storage } from '../../storage/types.ts';
+import { testUser } from '../../test-support/embedded-store.ts';
 import { mp3Of, tone, wavOf } from '../../test-support/voice-samples.ts';
 import {
   createVoiceUploadsService,
@@ -22,17 +23,7 @@ const wav = wavOf(tone({ f0: 200, seconds: 1 }), 16_000);
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'alma-vu-service-'));
   storage = openEmbeddedStorage({ file: ':memory:' });
-  await storage.users.create({
-    id: 'u1',
-    name: 'Ana',
-    email: 'ana@example.com',
-    passwordHash: 'x',
-    plan: 'free',
-    role: 'user',
-    language: 'es',
-    theme: 'dark',
-    createdAt: new Date(0).toISOString(),
-  });
+  await storage.users.create(testUser({ id: 'u1' }));
 });
 afterEach(async () => {
   await storage.close();
